@@ -1,0 +1,945 @@
+//! Chess machinery over any [`Board`]: pieces, legal move generation, check and mate, castling
+//! (standard and Chess960), en passant, promotion, counters, notation and perft.
+//!
+//! Movement is read from each seat's [`Frame`](crate::board::Frame), so a pawn walks "forward"
+//! whichever way its army faces, and wrapped or holed boards need no special code.
+//!
+//! ```
+//! use engine::chess::Position;
+//!
+//! let mut pos = Position::startpos();
+//! assert_eq!(pos.legal_moves().len(), 20);
+//! let e4 = pos.parse_move("e4").unwrap();
+//! pos.play(e4).unwrap();
+//! assert_eq!(pos.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+//! ```
+
+mod fen;
+mod perft;
+mod rules;
+mod san;
+mod setup;
+
+use std::fmt;
+use std::sync::Arc;
+
+use arrayvec::ArrayVec;
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Board, Cell, CellSet, Dir, Shade};
+
+pub use fen::{FenError, FenFlavor};
+pub use perft::{divide, perft};
+pub use rules::{Rules, RulesSpec, MAX_SEATS};
+pub use san::{MoveParseError, NotationStyle};
+pub use setup::{PositionError, PositionProblem, Setup};
+
+/// A piece type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Role {
+    Pawn = 1,
+    Knight = 2,
+    Bishop = 3,
+    Rook = 4,
+    Queen = 5,
+    King = 6,
+}
+
+impl Role {
+    /// All roles, pawn first.
+    pub const ALL: [Role; 6] = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ];
+
+    /// The upper-case letter of the role in English notation.
+    pub fn upper_char(self) -> char {
+        match self {
+            Role::Pawn => 'P',
+            Role::Knight => 'N',
+            Role::Bishop => 'B',
+            Role::Rook => 'R',
+            Role::Queen => 'Q',
+            Role::King => 'K',
+        }
+    }
+
+    /// The role for a letter in either case.
+    pub fn from_char(c: char) -> Option<Role> {
+        Some(match c.to_ascii_uppercase() {
+            'P' => Role::Pawn,
+            'N' => Role::Knight,
+            'B' => Role::Bishop,
+            'R' => Role::Rook,
+            'Q' => Role::Queen,
+            'K' => Role::King,
+            _ => return None,
+        })
+    }
+
+    /// The English name, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Pawn => "pawn",
+            Role::Knight => "knight",
+            Role::Bishop => "bishop",
+            Role::Rook => "rook",
+            Role::Queen => "queen",
+            Role::King => "king",
+        }
+    }
+
+    #[inline]
+    fn from_u8(v: u8) -> Role {
+        match v {
+            1 => Role::Pawn,
+            2 => Role::Knight,
+            3 => Role::Bishop,
+            4 => Role::Rook,
+            5 => Role::Queen,
+            _ => Role::King,
+        }
+    }
+
+    #[inline]
+    const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+/// A seat at the table: one army. In two-player chess seat 0 is White and seat 1 is Black.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Seat(pub u8);
+
+impl Seat {
+    /// White in two-player chess.
+    pub const WHITE: Seat = Seat(0);
+    /// Black in two-player chess.
+    pub const BLACK: Seat = Seat(1);
+
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// "White", "Black", or "Seat 3".
+    pub fn colour_name(self) -> String {
+        match self.0 {
+            0 => "White".into(),
+            1 => "Black".into(),
+            n => format!("Seat {}", n + 1),
+        }
+    }
+}
+
+/// A piece: a role belonging to a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Piece {
+    pub seat: Seat,
+    pub role: Role,
+}
+
+impl Piece {
+    #[inline]
+    fn pack(self) -> u8 {
+        pack(self.seat.0, self.role)
+    }
+
+    #[inline]
+    fn unpack(v: u8) -> Option<Piece> {
+        (v != 0).then(|| Piece {
+            seat: Seat(v >> 3),
+            role: Role::from_u8(v & 7),
+        })
+    }
+
+    /// The FEN letter of the piece for two-player boards (upper case for White).
+    pub fn fen_char(self) -> char {
+        let c = self.role.upper_char();
+        if self.seat == Seat::WHITE {
+            c
+        } else {
+            c.to_ascii_lowercase()
+        }
+    }
+}
+
+#[inline]
+const fn pack(seat: u8, role: Role) -> u8 {
+    (seat << 3) | role as u8
+}
+#[inline]
+fn seat_of(v: u8) -> usize {
+    (v >> 3) as usize
+}
+#[inline]
+fn role_of(v: u8) -> Role {
+    Role::from_u8(v & 7)
+}
+
+/// What kind of move a [`Move`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MoveKind {
+    /// Any move or capture without a special rule.
+    Normal,
+    /// A pawn's first move of two steps, which may be taken en passant.
+    DoubleStep,
+    /// A pawn capturing en passant; `to` is the empty cell it moves to.
+    EnPassant,
+    /// A pawn reaching its last row and becoming another piece.
+    Promotion(Role),
+    /// Castling: `from` is the king and `to` the rook it castles with (so 960 castles are
+    /// never ambiguous).
+    Castle,
+}
+
+/// A move: small and `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Move {
+    pub from: Cell,
+    pub to: Cell,
+    pub kind: MoveKind,
+}
+
+impl Move {
+    /// The promotion role, if this is a promotion.
+    pub fn promotion(self) -> Option<Role> {
+        match self.kind {
+            MoveKind::Promotion(r) => Some(r),
+            _ => None,
+        }
+    }
+    /// Whether this is castling.
+    pub fn is_castle(self) -> bool {
+        self.kind == MoveKind::Castle
+    }
+}
+
+/// Enough room for the legal moves of any position on any board Rookery plays.
+pub const MAX_MOVES: usize = 512;
+/// A list of moves on the stack.
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// The cell an en passant capture moves to and the pawn it removes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EnPassant {
+    pub target: Cell,
+    pub pawn: Cell,
+}
+
+/// Which side of the king a castling rook stands on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CastleSide {
+    /// Toward the higher files (h-side, "king side", O-O).
+    High = 0,
+    /// Toward the lower files (a-side, "queen side", O-O-O).
+    Low = 1,
+}
+
+const NO_CELL: u16 = u16::MAX;
+
+/// A validated chess position on some board, with everything needed to go on playing.
+#[derive(Clone)]
+pub struct Position {
+    rules: Arc<Rules>,
+    squares: [u8; crate::board::MAX_CELLS],
+    by_seat: [CellSet; MAX_SEATS],
+    kings: [u16; MAX_SEATS],
+    castling: [[Option<Cell>; 2]; MAX_SEATS],
+    ep: Option<EnPassant>,
+    turn: u8,
+    halfmoves: u32,
+    fullmoves: u32,
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.try_fen(FenFlavor::XFen) {
+            Some(fen) => write!(f, "Position({fen})"),
+            None => write!(f, "Position(turn {})", self.turn),
+        }
+    }
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Self) -> bool {
+        self.rules.spec() == other.rules.spec()
+            && self.squares[..self.board().len()] == other.squares[..other.board().len()]
+            && self.castling == other.castling
+            && self.legal_ep() == other.legal_ep()
+            && self.turn == other.turn
+            && self.halfmoves == other.halfmoves
+            && self.fullmoves == other.fullmoves
+    }
+}
+
+/// Reads cell contents: the position itself, or the position with a move patched in.
+trait Occupancy {
+    fn get(&self, cell: Cell) -> u8;
+}
+
+struct Plain<'a>(&'a [u8]);
+
+impl Occupancy for Plain<'_> {
+    #[inline]
+    fn get(&self, cell: Cell) -> u8 {
+        self.0[cell.index()]
+    }
+}
+
+/// The position as it would be after a move, without copying it: up to two cells emptied and
+/// two filled. Legality tests of the few moves that need one run on this.
+struct Patch<'a> {
+    squares: &'a [u8],
+    vacated: [u16; 2],
+    filled: [(u16, u8); 2],
+}
+
+impl Occupancy for Patch<'_> {
+    #[inline]
+    fn get(&self, cell: Cell) -> u8 {
+        let c = cell.0;
+        if self.filled[0].0 == c {
+            self.filled[0].1
+        } else if self.filled[1].0 == c {
+            self.filled[1].1
+        } else if self.vacated[0] == c || self.vacated[1] == c {
+            0
+        } else {
+            self.squares[cell.index()]
+        }
+    }
+}
+
+impl Position {
+    /// The standard chess starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            Rules::chess(),
+        )
+        .expect("the start position is valid")
+    }
+
+    /// The rules this position is played under.
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+    /// The board.
+    pub fn board(&self) -> &Board {
+        self.rules.board()
+    }
+    /// The seat to move.
+    pub fn turn(&self) -> Seat {
+        Seat(self.turn)
+    }
+    /// The piece on a cell.
+    #[inline]
+    pub fn piece_at(&self, cell: Cell) -> Option<Piece> {
+        Piece::unpack(self.squares[cell.index()])
+    }
+    /// Every piece with its cell, in cell order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Cell, Piece)> + '_ {
+        self.board()
+            .cells()
+            .filter_map(|c| self.piece_at(c).map(|p| (c, p)))
+    }
+    /// The cells of one seat's pieces.
+    pub fn cells_of(&self, seat: Seat) -> CellSet {
+        self.by_seat[seat.index()]
+    }
+    /// The king of a seat, if it has one.
+    pub fn king(&self, seat: Seat) -> Option<Cell> {
+        let k = self.kings[seat.index()];
+        (k != NO_CELL).then_some(Cell(k))
+    }
+    /// Moves since the last capture or pawn move, counted in single moves (plies).
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+    /// The move number, starting at 1 and increased after the last seat moves.
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+    /// The rook cells that still have castling rights, for one seat, high side first.
+    pub fn castling_rooks(&self, seat: Seat) -> impl Iterator<Item = Cell> + '_ {
+        self.castling[seat.index()].iter().flatten().copied()
+    }
+    /// The en passant target, only if an en passant capture is actually legal.
+    pub fn legal_ep(&self) -> Option<Cell> {
+        let ep = self.ep?;
+        self.legal_moves()
+            .iter()
+            .any(|m| m.kind == MoveKind::EnPassant)
+            .then_some(ep.target)
+    }
+    /// The en passant target left by the last double step, legal to use or not.
+    pub fn ep_target(&self) -> Option<Cell> {
+        self.ep.map(|ep| ep.target)
+    }
+
+    #[inline]
+    fn is_enemy(&self, v: u8, us: usize) -> bool {
+        v != 0 && self.rules.teams[seat_of(v)] != self.rules.teams[us]
+    }
+
+    // ---- attacks -------------------------------------------------------------------------
+
+    /// Whether any enemy of `us` attacks `target`, reading the board through `occ`.
+    fn attacked<O: Occupancy>(&self, occ: &O, target: Cell, us: usize) -> bool {
+        let board = self.board();
+        for &e in &self.rules.enemies[us] {
+            let army = &self.rules.armies[e];
+            let e = e as u8;
+            let (pawn, knight, bishop, rook, queen, king) = (
+                pack(e, Role::Pawn),
+                pack(e, Role::Knight),
+                pack(e, Role::Bishop),
+                pack(e, Role::Rook),
+                pack(e, Role::Queen),
+                pack(e, Role::King),
+            );
+            for &t in board.leaps(target, army.knight) {
+                if occ.get(t) == knight {
+                    return true;
+                }
+            }
+            for &d in &army.pawn_attack_from {
+                if let Some(t) = board.step(target, d) {
+                    if occ.get(t) == pawn {
+                        return true;
+                    }
+                }
+            }
+            for (dirs, slider) in [(&army.rook_from, rook), (&army.bishop_from, bishop)] {
+                for &d in dirs.iter() {
+                    let mut c = target;
+                    let mut first = true;
+                    while let Some(t) = board.step(c, d) {
+                        if t == target {
+                            break;
+                        }
+                        let v = occ.get(t);
+                        if v != 0 {
+                            if v == slider || v == queen || (first && v == king) {
+                                return true;
+                            }
+                            break;
+                        }
+                        first = false;
+                        c = t;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the seat to move is in check.
+    pub fn is_check(&self) -> bool {
+        self.seat_in_check(self.turn())
+    }
+
+    /// Whether a seat's king is attacked.
+    pub fn seat_in_check(&self, seat: Seat) -> bool {
+        match self.king(seat) {
+            Some(k) => self.attacked(&Plain(&self.squares), k, seat.index()),
+            None => false,
+        }
+    }
+
+    /// Whether `cell` is attacked by any enemy of `seat`.
+    pub fn is_attacked(&self, cell: Cell, seat: Seat) -> bool {
+        self.attacked(&Plain(&self.squares), cell, seat.index())
+    }
+
+    /// Own pieces that may be pinned to the king: the first piece on a line from the king with
+    /// an enemy slider for that line behind it. Moves of these pieces are tested one by one.
+    fn pin_candidates(&self, king: Cell, us: usize) -> CellSet {
+        let board = self.board();
+        let mut pinned = CellSet::EMPTY;
+        for d in 0..board.dir_count() {
+            let d = Dir(d as u8);
+            let mut c = king;
+            let mut shield: Option<Cell> = None;
+            while let Some(t) = board.step(c, d) {
+                if t == king {
+                    break;
+                }
+                c = t;
+                let v = self.squares[t.index()];
+                if v == 0 {
+                    continue;
+                }
+                match shield {
+                    None if self.is_enemy(v, us) => break,
+                    None => shield = Some(t),
+                    Some(s) => {
+                        if self.is_enemy(v, us) {
+                            let toward_king = board.opposite(d);
+                            if self.rules.armies[seat_of(v)].slides(toward_king, role_of(v)) {
+                                pinned.insert(s);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        pinned
+    }
+
+    // ---- move generation ---------------------------------------------------------------
+
+    /// All legal moves of the seat to move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        self.generate(&mut moves, true);
+        moves
+    }
+
+    /// The moves of the seat to move that obey how pieces move but may leave the king in check.
+    pub fn pseudo_legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        self.generate(&mut moves, false);
+        moves
+    }
+
+    /// The number of legal moves (what perft counts at its last level).
+    pub fn count_legal(&self) -> usize {
+        self.legal_moves().len()
+    }
+
+    fn generate(&self, out: &mut MoveList, legal: bool) {
+        let us = self.turn as usize;
+        let board = self.board();
+        let army = &self.rules.armies[us];
+        let king = self.king(self.turn());
+        let (in_check, pins) = match (legal, king) {
+            (true, Some(k)) => (
+                self.attacked(&Plain(&self.squares), k, us),
+                self.pin_candidates(k, us),
+            ),
+            _ => (false, CellSet::EMPTY),
+        };
+        for from in self.by_seat[us].iter() {
+            let start = out.len();
+            let role = role_of(self.squares[from.index()]);
+            match role {
+                Role::Pawn => self.pawn_moves(from, us, out),
+                Role::Knight => {
+                    for &to in board.leaps(from, army.knight) {
+                        self.push_step(from, to, us, out);
+                    }
+                }
+                Role::Bishop => self.slides(from, &army.bishop, us, out),
+                Role::Rook => self.slides(from, &army.rook, us, out),
+                Role::Queen => {
+                    self.slides(from, &army.rook, us, out);
+                    self.slides(from, &army.bishop, us, out);
+                }
+                Role::King => {
+                    for &d in &army.king {
+                        if let Some(to) = board.step(from, d) {
+                            self.push_step(from, to, us, out);
+                        }
+                    }
+                }
+            }
+            if legal && king.is_some() {
+                let test_all = in_check || role == Role::King || pins.contains(from);
+                let mut keep = start;
+                for i in start..out.len() {
+                    let m = out[i];
+                    if !(test_all || m.kind == MoveKind::EnPassant) || self.is_safe(m, us) {
+                        out[keep] = m;
+                        keep += 1;
+                    }
+                }
+                out.truncate(keep);
+            }
+        }
+        if !in_check {
+            if let Some(k) = king {
+                self.castles(k, us, legal, out);
+            }
+        }
+    }
+
+    #[inline]
+    fn push_step(&self, from: Cell, to: Cell, us: usize, out: &mut MoveList) {
+        let v = self.squares[to.index()];
+        if v == 0 || self.is_enemy(v, us) {
+            out.push(Move {
+                from,
+                to,
+                kind: MoveKind::Normal,
+            });
+        }
+    }
+
+    #[inline]
+    fn slides(&self, from: Cell, dirs: &[Dir], us: usize, out: &mut MoveList) {
+        let board = self.board();
+        for &d in dirs {
+            let mut c = from;
+            while let Some(to) = board.step(c, d) {
+                if to == from {
+                    break;
+                }
+                let v = self.squares[to.index()];
+                if v == 0 {
+                    out.push(Move {
+                        from,
+                        to,
+                        kind: MoveKind::Normal,
+                    });
+                    c = to;
+                    continue;
+                }
+                if self.is_enemy(v, us) {
+                    out.push(Move {
+                        from,
+                        to,
+                        kind: MoveKind::Normal,
+                    });
+                }
+                break;
+            }
+        }
+    }
+
+    fn pawn_moves(&self, from: Cell, us: usize, out: &mut MoveList) {
+        let board = self.board();
+        let army = &self.rules.armies[us];
+        let push = |to: Cell, kind: MoveKind, out: &mut MoveList| {
+            if army.promotion.contains(to) && kind != MoveKind::EnPassant {
+                for &role in &self.rules.promotion_roles {
+                    out.push(Move {
+                        from,
+                        to,
+                        kind: MoveKind::Promotion(role),
+                    });
+                }
+            } else {
+                out.push(Move { from, to, kind });
+            }
+        };
+        if let Some(one) = board.step(from, army.forward) {
+            if self.squares[one.index()] == 0 {
+                push(one, MoveKind::Normal, out);
+                if army.double_step.contains(from) {
+                    if let Some(two) = board.step(one, army.forward) {
+                        if self.squares[two.index()] == 0 {
+                            push(two, MoveKind::DoubleStep, out);
+                        }
+                    }
+                }
+            }
+        }
+        for &d in &army.pawn_captures {
+            if let Some(to) = board.step(from, d) {
+                let v = self.squares[to.index()];
+                if self.is_enemy(v, us) {
+                    push(to, MoveKind::Normal, out);
+                } else if v == 0 {
+                    if let Some(ep) = self.ep {
+                        if ep.target == to && self.is_enemy(self.squares[ep.pawn.index()], us) {
+                            push(to, MoveKind::EnPassant, out);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the mover's king is safe after `m` (a non-castling move).
+    fn is_safe(&self, m: Move, us: usize) -> bool {
+        let moving = self.squares[m.from.index()];
+        let placed = match m.kind {
+            MoveKind::Promotion(r) => pack(us as u8, r),
+            _ => moving,
+        };
+        let extra = match m.kind {
+            MoveKind::EnPassant => self.ep.map_or(NO_CELL, |ep| ep.pawn.0),
+            _ => NO_CELL,
+        };
+        let patch = Patch {
+            squares: &self.squares,
+            vacated: [m.from.0, extra],
+            filled: [(m.to.0, placed), (NO_CELL, 0)],
+        };
+        let king = if role_of(moving) == Role::King {
+            m.to
+        } else {
+            Cell(self.kings[us])
+        };
+        !self.attacked(&patch, king, us)
+    }
+
+    fn castles(&self, king: Cell, us: usize, legal: bool, out: &mut MoveList) {
+        for side in [CastleSide::High, CastleSide::Low] {
+            let Some(rook) = self.castling[us][side as usize] else {
+                continue;
+            };
+            if self.castle_is_possible(king, rook, side, us, legal) {
+                out.push(Move {
+                    from: king,
+                    to: rook,
+                    kind: MoveKind::Castle,
+                });
+            }
+        }
+    }
+
+    /// Where king and rook end up when castling to `side` (the standard squares: the king on
+    /// the g- or c-file and the rook beside it on the inside, counted from the board's edge).
+    fn castle_targets(&self, king: Cell, side: CastleSide) -> Option<(Cell, Cell)> {
+        let board = self.board();
+        let (files, _) = board.grid_size()?;
+        let (_, rank) = board.coord(king);
+        let files = files as i32;
+        let (king_file, rook_file) = match side {
+            CastleSide::High => (files - 2, files - 3),
+            CastleSide::Low => (2, 3),
+        };
+        Some((
+            board.at(king_file, rank as i32)?,
+            board.at(rook_file, rank as i32)?,
+        ))
+    }
+
+    fn castle_is_possible(
+        &self,
+        king: Cell,
+        rook: Cell,
+        side: CastleSide,
+        us: usize,
+        legal: bool,
+    ) -> bool {
+        let board = self.board();
+        let Some((king_to, rook_to)) = self.castle_targets(king, side) else {
+            return false;
+        };
+        let rank = board.coord(king).1 as i32;
+        let files = [king, rook, king_to, rook_to].map(|c| board.coord(c).0 as i32);
+        let (lo, hi) = (*files.iter().min().unwrap(), *files.iter().max().unwrap());
+        for f in lo..=hi {
+            let Some(c) = board.at(f, rank) else {
+                return false;
+            };
+            if c != king && c != rook && self.squares[c.index()] != 0 {
+                return false;
+            }
+        }
+        if !legal {
+            return true;
+        }
+        // The king may not pass through an attacked square...
+        let (kf, tf) = (board.coord(king).0 as i32, board.coord(king_to).0 as i32);
+        let step = if tf > kf { 1 } else { -1 };
+        let mut f = kf;
+        while f != tf {
+            f += step;
+            if f != tf && self.attacked(&Plain(&self.squares), board.at(f, rank).unwrap(), us) {
+                return false;
+            }
+        }
+        // ...nor end in check, judged with both pieces moved (in Chess960 the rook may have
+        // been shielding the king's destination).
+        let patch = Patch {
+            squares: &self.squares,
+            vacated: [king.0, rook.0],
+            filled: [
+                (king_to.0, self.squares[king.index()]),
+                (rook_to.0, self.squares[rook.index()]),
+            ],
+        };
+        !self.attacked(&patch, king_to, us)
+    }
+
+    // ---- playing moves ------------------------------------------------------------------
+
+    /// Plays a move after checking that it is legal.
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
+        if self.legal_moves().contains(&m) {
+            self.play_unchecked(m);
+            Ok(())
+        } else {
+            Err(IllegalMove { mv: m })
+        }
+    }
+
+    /// Plays a move known to be legal (from [`Position::legal_moves`]).
+    pub fn play_unchecked(&mut self, m: Move) {
+        let us = self.turn as usize;
+        let moving = self.squares[m.from.index()];
+        let role = role_of(moving);
+        let army_forward = self.rules.armies[us].forward;
+        let ep = self.ep.take();
+        self.halfmoves += 1;
+        if m.kind == MoveKind::Castle {
+            let side = if self.castling[us][0] == Some(m.to) {
+                CastleSide::High
+            } else {
+                CastleSide::Low
+            };
+            let rook = self.squares[m.to.index()];
+            let (king_to, rook_to) = self
+                .castle_targets(m.from, side)
+                .expect("castling rights imply castling squares");
+            self.take(m.from);
+            self.take(m.to);
+            self.put(king_to, moving);
+            self.put(rook_to, rook);
+            self.kings[us] = king_to.0;
+            self.castling[us] = [None, None];
+        } else {
+            let captured = self.squares[m.to.index()];
+            if captured != 0 {
+                self.take(m.to);
+                self.halfmoves = 0;
+                if role_of(captured) == Role::Rook {
+                    for right in &mut self.castling[seat_of(captured)] {
+                        if *right == Some(m.to) {
+                            *right = None;
+                        }
+                    }
+                }
+            }
+            self.take(m.from);
+            let placed = match m.kind {
+                MoveKind::Promotion(r) => pack(us as u8, r),
+                _ => moving,
+            };
+            self.put(m.to, placed);
+            match role {
+                Role::Pawn => {
+                    self.halfmoves = 0;
+                    if m.kind == MoveKind::EnPassant {
+                        if let Some(ep) = ep {
+                            self.take(ep.pawn);
+                        }
+                    } else if m.kind == MoveKind::DoubleStep {
+                        let target = self.board().step(m.from, army_forward).unwrap();
+                        self.ep = Some(EnPassant { target, pawn: m.to });
+                    }
+                }
+                Role::King => {
+                    self.kings[us] = m.to.0;
+                    self.castling[us] = [None, None];
+                }
+                Role::Rook => {
+                    for right in &mut self.castling[us] {
+                        if *right == Some(m.from) {
+                            *right = None;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.turn = (self.turn + 1) % self.rules.seats;
+        if self.turn == 0 {
+            self.fullmoves += 1;
+        }
+    }
+
+    #[inline]
+    fn take(&mut self, cell: Cell) {
+        let v = self.squares[cell.index()];
+        if v != 0 {
+            self.by_seat[seat_of(v)].remove(cell);
+            if role_of(v) == Role::King && self.kings[seat_of(v)] == cell.0 {
+                self.kings[seat_of(v)] = NO_CELL;
+            }
+            self.squares[cell.index()] = 0;
+        }
+    }
+
+    #[inline]
+    fn put(&mut self, cell: Cell, v: u8) {
+        self.squares[cell.index()] = v;
+        self.by_seat[seat_of(v)].insert(cell);
+    }
+
+    // ---- game state ---------------------------------------------------------------------
+
+    /// Whether the seat to move is checkmated.
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && self.legal_moves().is_empty()
+    }
+
+    /// Whether the seat to move has no legal move and is not in check.
+    pub fn is_stalemate(&self) -> bool {
+        !self.is_check() && self.legal_moves().is_empty()
+    }
+
+    /// Whether neither side can possibly checkmate: bare kings, a single minor piece, or only
+    /// bishops all on one shade of square.
+    pub fn is_insufficient_material(&self) -> bool {
+        let mut minors = 0;
+        let mut knights = 0;
+        let mut bishop_shades = [false; 2];
+        for (cell, piece) in self.pieces() {
+            match piece.role {
+                Role::King => {}
+                Role::Pawn | Role::Rook | Role::Queen => return false,
+                Role::Knight => {
+                    minors += 1;
+                    knights += 1;
+                }
+                Role::Bishop => {
+                    minors += 1;
+                    bishop_shades[(self.board().shade(cell) == Shade::Dark) as usize] = true;
+                }
+            }
+        }
+        minors <= 1 || (knights == 0 && !(bishop_shades[0] && bishop_shades[1]))
+    }
+
+    /// A key equal for positions that count as the same for repetition: same pieces on the
+    /// same cells, same seat to move, same castling rights and same legal en passant.
+    pub fn repetition_key(&self) -> u64 {
+        let mut h: u64 = 0x5175_6565_6e73_2121;
+        let mix = |h: &mut u64, v: u64| {
+            *h ^= splitmix(v.wrapping_add(*h));
+        };
+        for (cell, piece) in self.pieces() {
+            mix(&mut h, (cell.0 as u64) << 8 | piece.pack() as u64);
+        }
+        mix(&mut h, 0x1_0000 | self.turn as u64);
+        for (seat, rights) in self.castling.iter().enumerate() {
+            for rook in rights.iter().flatten() {
+                mix(&mut h, 0x2_0000 | (seat as u64) << 12 | rook.0 as u64);
+            }
+        }
+        if let Some(ep) = self.legal_ep() {
+            mix(&mut h, 0x3_0000 | ep.0 as u64);
+        }
+        h
+    }
+}
+
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A move that is not legal in the position it was played in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move {mv:?}")]
+pub struct IllegalMove {
+    /// The move that was refused.
+    pub mv: Move,
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,271 @@
+//! Unchecked setups and their validation into a [`Position`].
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::board::{Cell, CellSet, MAX_CELLS};
+
+use super::{CastleSide, EnPassant, Piece, Position, Role, Rules, Seat, MAX_SEATS, NO_CELL};
+
+/// A position as written down, not yet checked: what FEN parsing produces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The piece on each cell, indexed by cell.
+    pub cells: Vec<Option<Piece>>,
+    /// The seat to move.
+    pub turn: Seat,
+    /// Rooks that keep the right to castle.
+    pub castling_rooks: Vec<Cell>,
+    /// The cell a pawn skipped with a double step on the last move.
+    pub ep_target: Option<Cell>,
+    /// Plies since the last capture or pawn move.
+    pub halfmoves: u32,
+    /// The move number.
+    pub fullmoves: u32,
+}
+
+/// One reason a setup is not a playable position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionProblem {
+    /// The setup lists a different number of cells than the board has.
+    WrongCellCount { expected: usize, found: usize },
+    /// A piece belongs to a seat the game does not have.
+    NoSuchSeat(Seat),
+    /// The seat to move is not at the table.
+    TurnOutOfRange(Seat),
+    /// A seat has no king.
+    MissingKing(Seat),
+    /// A seat has more than one king.
+    TooManyKings(Seat),
+    /// A pawn stands on its own back row or on a row where it should have promoted.
+    PawnOnBackRow(Cell),
+    /// The seat that just moved left its king in check.
+    OppositeCheck(Seat),
+    /// A castling right names a square without a castling rook next to an unmoved king.
+    BadCastlingRight(Cell),
+    /// The en passant square does not follow a double step of the last mover.
+    BadEnPassant(Cell),
+}
+
+/// A setup that could not become a position; hands the setup back with every problem found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError {
+    /// The setup that failed.
+    pub setup: Setup,
+    /// What is wrong with it.
+    pub problems: Vec<PositionProblem>,
+    labels: Vec<String>,
+}
+
+impl PositionError {
+    fn describe(&self, p: &PositionProblem) -> String {
+        let label = |c: &Cell| {
+            self.labels
+                .get(c.index())
+                .cloned()
+                .unwrap_or_else(|| format!("cell {}", c.0))
+        };
+        match p {
+            PositionProblem::WrongCellCount { expected, found } => {
+                format!("the board has {expected} squares but {found} were given")
+            }
+            PositionProblem::NoSuchSeat(s) => format!("a piece belongs to {}, who is not playing", s.colour_name()),
+            PositionProblem::TurnOutOfRange(s) => format!("{} is to move but is not playing", s.colour_name()),
+            PositionProblem::MissingKing(s) => format!("{} has no king", s.colour_name()),
+            PositionProblem::TooManyKings(s) => format!("{} has more than one king", s.colour_name()),
+            PositionProblem::PawnOnBackRow(c) => format!("the pawn on {} stands on a row no pawn can be on", label(c)),
+            PositionProblem::OppositeCheck(s) => {
+                format!("{} is in check but it is not their turn", s.colour_name())
+            }
+            PositionProblem::BadCastlingRight(c) => format!(
+                "castling with {} is impossible: it needs an unmoved rook there and its king on the same back row",
+                label(c)
+            ),
+            PositionProblem::BadEnPassant(c) => format!(
+                "en passant on {} is impossible: no pawn just made a double step past it",
+                label(c)
+            ),
+        }
+    }
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let all: Vec<String> = self.problems.iter().map(|p| self.describe(p)).collect();
+        write!(f, "{}", all.join("; "))
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+impl Position {
+    /// Validates a setup under some rules.
+    ///
+    /// ```
+    /// use engine::chess::{Position, Rules, Setup, Seat, PositionProblem};
+    ///
+    /// let empty = Setup {
+    ///     cells: vec![None; 64],
+    ///     turn: Seat::WHITE,
+    ///     castling_rooks: vec![],
+    ///     ep_target: None,
+    ///     halfmoves: 0,
+    ///     fullmoves: 1,
+    /// };
+    /// let err = Position::from_setup(empty, Rules::chess()).unwrap_err();
+    /// assert!(err.problems.contains(&PositionProblem::MissingKing(Seat::WHITE)));
+    /// assert_eq!(err.setup.cells.len(), 64, "the setup comes back with the error");
+    /// ```
+    pub fn from_setup(setup: Setup, rules: Arc<Rules>) -> Result<Position, PositionError> {
+        let board = rules.board();
+        let labels = || board.cells().map(|c| board.label(c).to_string()).collect();
+        if setup.cells.len() != board.len() {
+            return Err(PositionError {
+                problems: vec![PositionProblem::WrongCellCount {
+                    expected: board.len(),
+                    found: setup.cells.len(),
+                }],
+                setup,
+                labels: labels(),
+            });
+        }
+        debug_assert!(board.len() <= MAX_CELLS);
+        let seats = rules.seats();
+        let mut problems = Vec::new();
+        let mut pos = Position {
+            rules: rules.clone(),
+            squares: [0; MAX_CELLS],
+            by_seat: [CellSet::EMPTY; MAX_SEATS],
+            kings: [NO_CELL; MAX_SEATS],
+            castling: [[None; 2]; MAX_SEATS],
+            ep: None,
+            turn: setup.turn.0,
+            halfmoves: setup.halfmoves,
+            fullmoves: setup.fullmoves.max(1),
+        };
+        if setup.turn.index() >= seats {
+            problems.push(PositionProblem::TurnOutOfRange(setup.turn));
+        }
+        let mut king_count = [0; MAX_SEATS];
+        for (i, piece) in setup.cells.iter().enumerate() {
+            let Some(piece) = piece else { continue };
+            let cell = Cell(i as u16);
+            if piece.seat.index() >= seats {
+                if !problems.contains(&PositionProblem::NoSuchSeat(piece.seat)) {
+                    problems.push(PositionProblem::NoSuchSeat(piece.seat));
+                }
+                continue;
+            }
+            let s = piece.seat.index();
+            if piece.role == Role::King {
+                king_count[s] += 1;
+                pos.kings[s] = cell.0;
+            }
+            if piece.role == Role::Pawn
+                && (rules.armies[s].promotion.contains(cell)
+                    || rules.armies[s].home_row.contains(cell))
+            {
+                problems.push(PositionProblem::PawnOnBackRow(cell));
+            }
+            pos.put(cell, piece.pack());
+        }
+        for (s, &count) in king_count.iter().enumerate().take(seats) {
+            match count {
+                0 => problems.push(PositionProblem::MissingKing(Seat(s as u8))),
+                1 => {}
+                _ => problems.push(PositionProblem::TooManyKings(Seat(s as u8))),
+            }
+        }
+        if !problems.is_empty() {
+            return Err(PositionError {
+                setup,
+                problems,
+                labels: labels(),
+            });
+        }
+        for &rook in &setup.castling_rooks {
+            match pos.castling_side(rook) {
+                Some((seat, side)) if pos.castling[seat][side as usize].is_none() => {
+                    pos.castling[seat][side as usize] = Some(rook);
+                }
+                _ => problems.push(PositionProblem::BadCastlingRight(rook)),
+            }
+        }
+        if let Some(target) = setup.ep_target {
+            match pos.ep_from_target(target) {
+                Some(ep) => pos.ep = Some(ep),
+                None => problems.push(PositionProblem::BadEnPassant(target)),
+            }
+        }
+        let last_mover = (pos.turn as usize + seats - 1) % seats;
+        if seats > 1 && pos.seat_in_check(Seat(last_mover as u8)) {
+            problems.push(PositionProblem::OppositeCheck(Seat(last_mover as u8)));
+        }
+        if problems.is_empty() {
+            Ok(pos)
+        } else {
+            Err(PositionError {
+                setup,
+                problems,
+                labels: labels(),
+            })
+        }
+    }
+
+    /// The setup this position was made from (or would be written as).
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            cells: self.board().cells().map(|c| self.piece_at(c)).collect(),
+            turn: self.turn(),
+            castling_rooks: self.castling.iter().flatten().flatten().copied().collect(),
+            ep_target: self.legal_ep(),
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+        }
+    }
+
+    /// For a rook cell: whose castling rook it could be, and on which side of its king.
+    pub(crate) fn castling_side(&self, rook: Cell) -> Option<(usize, CastleSide)> {
+        let piece = self.piece_at(rook)?;
+        if piece.role != Role::Rook {
+            return None;
+        }
+        let seat = piece.seat.index();
+        let king = self.king(piece.seat)?;
+        let board = self.board();
+        let home = self.rules.armies[seat].home_row;
+        let (kf, kr) = board.coord(king);
+        let (rf, rr) = board.coord(rook);
+        if !home.contains(king) || kr != rr || board.grid_size().is_none() {
+            return None;
+        }
+        let side = if rf > kf {
+            CastleSide::High
+        } else if rf < kf {
+            CastleSide::Low
+        } else {
+            return None;
+        };
+        self.castle_targets(king, side)?;
+        Some((seat, side))
+    }
+
+    fn ep_from_target(&self, target: Cell) -> Option<EnPassant> {
+        let seats = self.rules.seats();
+        let mover = (self.turn as usize + seats - 1) % seats;
+        let board = self.board();
+        let forward = self.rules.armies[mover].forward;
+        let pawn = board.step(target, forward)?;
+        let origin = board.step(target, board.opposite(forward))?;
+        let is_their_pawn = self.piece_at(pawn)
+            == Some(Piece {
+                seat: Seat(mover as u8),
+                role: Role::Pawn,
+            });
+        let ok = is_their_pawn
+            && self.piece_at(target).is_none()
+            && self.piece_at(origin).is_none()
+            && self.rules.armies[mover].double_step.contains(origin);
+        ok.then_some(EnPassant { target, pawn })
+    }
+}
