@@ -395,8 +395,7 @@ impl Board {
     #[inline]
     pub fn leaps(&self, cell: Cell, leap: Leap) -> &[Cell] {
         let table = &self.leaps[leap.0 as usize];
-        &table.targets
-            [table.starts[cell.index()] as usize..table.starts[cell.index() + 1] as usize]
+        &table.targets[table.starts[cell.index()] as usize..table.starts[cell.index() + 1] as usize]
     }
     /// The frame of a seat. Boards with fewer frames than seats repeat them in turn.
     #[inline]
@@ -521,7 +520,10 @@ pub struct SquareBoard {
 impl SquareBoard {
     /// A plain rectangle with one seat facing up.
     pub fn new(files: u8, ranks: u8) -> SquareBoard {
-        assert!(files >= 1 && ranks >= 1, "a board needs at least one square");
+        assert!(
+            files >= 1 && ranks >= 1,
+            "a board needs at least one square"
+        );
         assert!(files <= 26, "files are lettered a-z");
         assert!(
             files as usize * ranks as usize <= MAX_CELLS,
@@ -553,7 +555,12 @@ impl SquareBoard {
         let mut holes = Vec::new();
         for f in 0..n {
             for r in 0..n {
-                holes.extend([(f, r), (w - 1 - f, r), (f, h - 1 - r), (w - 1 - f, h - 1 - r)]);
+                holes.extend([
+                    (f, r),
+                    (w - 1 - f, r),
+                    (f, h - 1 - r),
+                    (w - 1 - f, h - 1 - r),
+                ]);
             }
         }
         self.holes(holes)
@@ -787,7 +794,10 @@ mod tests {
                     }
                 }
                 for &t in board.leaps(cell, Leap(0)) {
-                    assert!(board.leaps(t, Leap(0)).contains(&cell), "leaps are symmetric");
+                    assert!(
+                        board.leaps(t, Leap(0)).contains(&cell),
+                        "leaps are symmetric"
+                    );
                 }
             }
         }

@@ -1,10 +1,20 @@
-//! Rookery's rules engine: pure rules, no I/O.
+//! Rookery's rules engine: pure rules, no I/O, no async.
 //!
-//! - [`board`]: geometry for any board (cells, steps, leaps, per-seat frames).
+//! - [`board`]: geometry for any board: cells, steps, leaps, per-seat frames.
 //! - [`chess`]: chess machinery over any board.
+//! - [`game`]: the [`Game`] trait every variant implements, and its dyn form [`AnyGame`].
+//! - [`view`]: what one viewer may see, the only input of the renderer.
+//! - [`variants`]: one module per game.
+//! - [`registry`]: every variant by id.
 
 pub mod board;
 pub mod chess;
+pub mod game;
+pub mod registry;
+pub mod variants;
+pub mod view;
 
 pub use board::{Board, BoardSpec, Cell, CellSet, Dir, Heading, SquareBoard, Wrap};
 pub use chess::{Move, MoveKind, Piece, Position, Role, Rules, Seat};
+pub use game::{AnyGame, AnyState, Event, Game, GameError, Options, Outcome, Prompt, VariantInfo};
+pub use view::{View, Viewer};

@@ -5,9 +5,7 @@ use std::sync::Arc;
 
 use crate::board::Cell;
 
-use super::{
-    CastleSide, Piece, Position, PositionError, Role, Rules, Seat, Setup, MAX_SEATS,
-};
+use super::{CastleSide, Piece, Position, PositionError, Role, Rules, Seat, Setup, MAX_SEATS};
 
 /// How castling rights are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -55,7 +53,10 @@ impl fmt::Display for FenError {
         write!(f, "invalid FEN \"{}\": ", self.fen)?;
         match &self.kind {
             FenErrorKind::UnsupportedBoard => {
-                write!(f, "FEN describes only full rectangular boards with two armies")
+                write!(
+                    f,
+                    "FEN describes only full rectangular boards with two armies"
+                )
             }
             FenErrorKind::Placement(s) => write!(f, "{s}"),
             FenErrorKind::Turn(s) => write!(f, "the side to move must be 'w' or 'b', not '{s}'"),
@@ -163,11 +164,7 @@ impl Position {
                 } else {
                     (b'A' + board.coord(rook).0 as u8) as char
                 };
-                out.push(if seat == 0 {
-                    c
-                } else {
-                    c.to_ascii_lowercase()
-                });
+                out.push(if seat == 0 { c } else { c.to_ascii_lowercase() });
             }
         }
         out
@@ -271,11 +268,14 @@ pub fn parse_setup(fen: &str, rules: &Rules) -> Result<Setup, FenError> {
         Some(other) => return Err(err(FenErrorKind::Turn(other.into()))),
     };
     let castling = fields.next().unwrap_or("-");
-    let castling_rooks = parse_castling(castling, &cells, rules).map_err(|m| err(FenErrorKind::Castling(m)))?;
+    let castling_rooks =
+        parse_castling(castling, &cells, rules).map_err(|m| err(FenErrorKind::Castling(m)))?;
     let ep_target = match fields.next() {
         None | Some("-") => None,
         Some(label) => Some(board.cell(label).ok_or_else(|| {
-            err(FenErrorKind::EnPassant(format!("'{label}' is not a square of this board")))
+            err(FenErrorKind::EnPassant(format!(
+                "'{label}' is not a square of this board"
+            )))
         })?),
     };
     let mut counter = |default: u32| -> Result<u32, FenError> {
@@ -302,7 +302,11 @@ pub fn parse_setup(fen: &str, rules: &Rules) -> Result<Setup, FenError> {
     })
 }
 
-fn parse_castling(field: &str, cells: &[Option<Piece>], rules: &Rules) -> Result<Vec<Cell>, String> {
+fn parse_castling(
+    field: &str,
+    cells: &[Option<Piece>],
+    rules: &Rules,
+) -> Result<Vec<Cell>, String> {
     if field == "-" {
         return Ok(Vec::new());
     }
@@ -329,14 +333,21 @@ fn parse_castling(field: &str, cells: &[Option<Piece>], rules: &Rules) -> Result
             .ok_or_else(|| format!("'{c}' gives {colour} a castling right, but {colour}'s king is not on its back rank"))?;
         let (kf, rank) = board.coord(king);
         let rook_at = |f: i32| {
-            board
-                .at(f, rank as i32)
-                .filter(|cell| cells[cell.index()] == Some(Piece { seat, role: Role::Rook }))
+            board.at(f, rank as i32).filter(|cell| {
+                cells[cell.index()]
+                    == Some(Piece {
+                        seat,
+                        role: Role::Rook,
+                    })
+            })
         };
         let rook = match c.to_ascii_uppercase() {
-            'K' => ((kf as i32 + 1)..files as i32).rev().find_map(rook_at).ok_or_else(|| {
-                format!("'{c}': {colour} has no rook beside its king toward the h-side")
-            })?,
+            'K' => ((kf as i32 + 1)..files as i32)
+                .rev()
+                .find_map(rook_at)
+                .ok_or_else(|| {
+                    format!("'{c}': {colour} has no rook beside its king toward the h-side")
+                })?,
             'Q' => (0..kf as i32).find_map(rook_at).ok_or_else(|| {
                 format!("'{c}': {colour} has no rook beside its king toward the a-side")
             })?,

@@ -26,7 +26,10 @@ pub enum MoveParseError {
     /// The text names a square this board does not have.
     NoSuchSquare { text: String, square: String },
     /// The text matches more than one legal move.
-    Ambiguous { text: String, candidates: Vec<String> },
+    Ambiguous {
+        text: String,
+        candidates: Vec<String>,
+    },
     /// The text is a well-formed move that is not legal here.
     Illegal { text: String, reason: String },
     /// The game allows no move now.
@@ -82,7 +85,11 @@ impl Position {
         let mut after = self.clone();
         after.play_unchecked(m);
         if after.is_check() {
-            s.push(if after.legal_moves().is_empty() { '#' } else { '+' });
+            s.push(if after.legal_moves().is_empty() {
+                '#'
+            } else {
+                '+'
+            });
         }
         s
     }
@@ -93,7 +100,12 @@ impl Position {
         let piece = self.piece_at(m.from).expect("a move starts on a piece");
         if m.kind == MoveKind::Castle {
             let side = self.castle_side_of(m);
-            return if side == CastleSide::High { "O-O" } else { "O-O-O" }.to_string();
+            return if side == CastleSide::High {
+                "O-O"
+            } else {
+                "O-O-O"
+            }
+            .to_string();
         }
         let capture = m.kind == MoveKind::EnPassant || self.piece_at(m.to).is_some();
         let mut s = String::new();
@@ -217,7 +229,11 @@ impl Position {
         // Interpretations are tried in order (a lower-case 'b' is a file before it is a
         // bishop); the first that matches any legal move wins.
         for p in &patterns {
-            let mut found: Vec<Move> = legal.iter().copied().filter(|m| self.matches(p, *m)).collect();
+            let mut found: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| self.matches(p, *m))
+                .collect();
             if found.len() > 1 && p.promotion.is_none() {
                 // `e8` alone means a queen.
                 let queens: Vec<Move> = found
@@ -255,23 +271,32 @@ impl Position {
             return false;
         };
         let explicit_from = p.from_file.is_some() && p.from_rank.is_some();
-        let role = p.role.or(if explicit_from { None } else { Some(Role::Pawn) });
+        let role = p.role.or(if explicit_from {
+            None
+        } else {
+            Some(Role::Pawn)
+        });
         if role.is_some_and(|r| r != piece.role) {
             return false;
         }
         let (ff, fr) = board.coord(m.from);
-        if p.from_file.is_some_and(|f| f as i16 != ff) || p.from_rank.is_some_and(|r| r as i16 != fr) {
+        if p.from_file.is_some_and(|f| f as i16 != ff)
+            || p.from_rank.is_some_and(|r| r as i16 != fr)
+        {
             return false;
         }
         let to = board.at(p.to.0 as i32, p.to.1 as i32);
         let lands = if m.kind == MoveKind::Castle {
             // Castling written as a king move: onto its destination, or onto its own rook.
-            let king_to = self.castle_targets(m.from, self.castle_side_of(m)).map(|(k, _)| k);
+            let king_to = self
+                .castle_targets(m.from, self.castle_side_of(m))
+                .map(|(k, _)| k);
             to == Some(m.to) || (to == king_to && !self.king_step_exists(m.from, king_to))
         } else {
             to == Some(m.to)
         };
-        lands && (p.promotion == m.promotion() || (p.promotion.is_none() && m.promotion().is_some()))
+        lands
+            && (p.promotion == m.promotion() || (p.promotion.is_none() && m.promotion().is_some()))
     }
 
     /// Whether the king has an ordinary legal move to `to` (then `to` cannot mean castling).
@@ -283,7 +308,11 @@ impl Position {
 
     fn why_no_castle(&self, side: CastleSide) -> String {
         let us = self.turn();
-        let name = if side == CastleSide::High { "king side (O-O)" } else { "queen side (O-O-O)" };
+        let name = if side == CastleSide::High {
+            "king side (O-O)"
+        } else {
+            "queen side (O-O-O)"
+        };
         let Some(rook) = self.castling[us.index()][side as usize] else {
             return format!("you have no right to castle {name}: the king or that rook has moved");
         };
@@ -301,7 +330,9 @@ impl Position {
     fn why_illegal(&self, p: &Pattern) -> String {
         let board = self.board();
         let us = self.turn();
-        let to = board.at(p.to.0 as i32, p.to.1 as i32).expect("checked by the caller");
+        let to = board
+            .at(p.to.0 as i32, p.to.1 as i32)
+            .expect("checked by the caller");
         let to_label = board.label(to);
         let explicit_from = match (p.from_file, p.from_rank) {
             (Some(f), Some(r)) => board.at(f as i32, r as i32),
@@ -328,7 +359,11 @@ impl Position {
                 _ => {}
             }
         }
-        let role = p.role.or(if explicit_from.is_some() { None } else { Some(Role::Pawn) });
+        let role = p.role.or(if explicit_from.is_some() {
+            None
+        } else {
+            Some(Role::Pawn)
+        });
         let candidates: Vec<Cell> = self
             .cells_of(us)
             .iter()
@@ -358,8 +393,15 @@ impl Position {
                 format!("moving {what} to {to_label} would leave your king in check")
             };
         }
-        if p.promotion.is_some() && !candidates.iter().any(|&c| self.rules.armies[us.index()].promotion.contains(to) && self.piece_at(c).map(|q| q.role) == Some(Role::Pawn)) {
-            return format!("only a pawn reaching its last row promotes, and {to_label} is not one for it");
+        if p.promotion.is_some()
+            && !candidates.iter().any(|&c| {
+                self.rules.armies[us.index()].promotion.contains(to)
+                    && self.piece_at(c).map(|q| q.role) == Some(Role::Pawn)
+            })
+        {
+            return format!(
+                "only a pawn reaching its last row promotes, and {to_label} is not one for it"
+            );
         }
         for &from in &candidates {
             if let Some(blocker) = self.blocker_between(from, to) {
@@ -374,7 +416,10 @@ impl Position {
             }
         }
         if candidates.len() == 1 {
-            format!("{} cannot move to {to_label}", self.describe_piece(candidates[0]))
+            format!(
+                "{} cannot move to {to_label}",
+                self.describe_piece(candidates[0])
+            )
         } else {
             format!("none of your {role_name}s can move to {to_label}")
         }
@@ -392,7 +437,12 @@ impl Position {
         let dirs: Vec<_> = match piece.role {
             Role::Bishop => army.bishop.to_vec(),
             Role::Rook => army.rook.to_vec(),
-            Role::Queen => army.rook.iter().chain(army.bishop.iter()).copied().collect(),
+            Role::Queen => army
+                .rook
+                .iter()
+                .chain(army.bishop.iter())
+                .copied()
+                .collect(),
             Role::Pawn => vec![army.forward],
             _ => return None,
         };
@@ -417,7 +467,13 @@ fn castle_text(s: &str) -> Option<CastleSide> {
     let t: String = s
         .chars()
         .filter(|c| *c != '-')
-        .map(|c| if c == '0' { 'O' } else { c.to_ascii_uppercase() })
+        .map(|c| {
+            if c == '0' {
+                'O'
+            } else {
+                c.to_ascii_uppercase()
+            }
+        })
         .collect();
     match t.as_str() {
         "OO" => Some(CastleSide::High),
@@ -471,8 +527,8 @@ fn read_patterns(s: &str) -> Option<Vec<Pattern>> {
         Some(&c) if Role::from_char(c).is_some() => {
             let piece = (Role::from_char(c), &prefix[1..]);
             let file = (None, &prefix[..]);
-            let file_first =
-                c.is_ascii_lowercase() && (c == 'b' || prefix.get(1).is_some_and(char::is_ascii_digit));
+            let file_first = c.is_ascii_lowercase()
+                && (c == 'b' || prefix.get(1).is_some_and(char::is_ascii_digit));
             if file_first {
                 readings.extend([file, piece]);
             } else {
@@ -525,6 +581,10 @@ fn read_origin(rest: &[char]) -> Option<(Option<u8>, Option<u8>)> {
 impl Piece {
     /// "white knight", "black pawn".
     pub fn describe(self) -> String {
-        format!("{} {}", self.seat.colour_name().to_lowercase(), self.role.name())
+        format!(
+            "{} {}",
+            self.seat.colour_name().to_lowercase(),
+            self.role.name()
+        )
     }
 }

@@ -1,0 +1,552 @@
+//! The contract between the rules of a game and everything else.
+//!
+//! A variant implements [`Game`] with its own typed state and actions, in the manner of
+//! boardgame.io: `setup` from options, seats and a seed; `prompts` saying who must act;
+//! `legal`, `parse` and `apply` for actions; a redacted `view` per viewer; and an `outcome`.
+//! The bot reaches every variant through [`AnyGame`], which every `Game` implements for free,
+//! with states kept as [`AnyState`] and stored as JSON.
+
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::chess::{MoveParseError, Seat};
+use crate::view::{View, Viewer};
+
+// ---- options ------------------------------------------------------------------------------
+
+/// The values an option accepts.
+#[derive(Clone, Debug)]
+pub enum OptionValues {
+    /// One of a fixed list.
+    Choice(&'static [&'static str]),
+    /// A whole number in a range, or one of a few words (such as `random`).
+    Number {
+        min: i64,
+        max: i64,
+        words: &'static [&'static str],
+    },
+    /// Free text checked by the variant (a FEN, say).
+    Text,
+}
+
+/// One option a variant offers at `/play`.
+#[derive(Clone, Debug)]
+pub struct OptionSpec {
+    pub key: &'static str,
+    pub help: &'static str,
+    /// The value used when the option is not given; `None` when absent means "not set".
+    pub default: Option<&'static str>,
+    pub values: OptionValues,
+}
+
+impl OptionSpec {
+    fn describe_values(&self) -> String {
+        match &self.values {
+            OptionValues::Choice(list) => format!("one of {}", list.join(", ")),
+            OptionValues::Number {
+                min,
+                max,
+                words: [],
+            } => {
+                format!("a number from {min} to {max}")
+            }
+            OptionValues::Number { min, max, words } => {
+                format!("{} or a number from {min} to {max}", words.join(", "))
+            }
+            OptionValues::Text => "text".into(),
+        }
+    }
+
+    fn accepts(&self, value: &str) -> bool {
+        match &self.values {
+            OptionValues::Choice(list) => list.iter().any(|v| v.eq_ignore_ascii_case(value)),
+            OptionValues::Number { min, max, words } => {
+                words.iter().any(|w| w.eq_ignore_ascii_case(value))
+                    || value
+                        .parse::<i64>()
+                        .is_ok_and(|n| (*min..=*max).contains(&n))
+            }
+            OptionValues::Text => !value.trim().is_empty(),
+        }
+    }
+}
+
+/// Options chosen for a game, `key -> value`, as given by the players.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Options(BTreeMap<String, String>);
+
+impl Options {
+    /// No options.
+    pub fn new() -> Options {
+        Options::default()
+    }
+
+    /// Reads `key=value` (or `key:value`) pairs.
+    ///
+    /// ```
+    /// use engine::game::Options;
+    /// let o = Options::parse(["start=518", "fen:8/8/8 w - -"]).unwrap();
+    /// assert_eq!(o.get("start"), Some("518"));
+    /// assert_eq!(o.get("fen"), Some("8/8/8 w - -"));
+    /// assert!(Options::parse(["start"]).is_err());
+    /// ```
+    pub fn parse<I, S>(pairs: I) -> Result<Options, GameError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut out = Options::new();
+        for pair in pairs {
+            let pair = pair.as_ref();
+            let split = pair.find(['=', ':']);
+            let Some(i) = split else {
+                return Err(GameError::BadOption(format!(
+                    "'{pair}' is not an option: write key=value, for example start=518"
+                )));
+            };
+            out.set(pair[..i].trim(), pair[i + 1..].trim());
+        }
+        Ok(out)
+    }
+
+    /// Sets one option.
+    pub fn set(&mut self, key: &str, value: &str) {
+        self.0.insert(key.to_ascii_lowercase(), value.to_string());
+    }
+
+    /// The value of an option, if given.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.0.get(key).map(String::as_str)
+    }
+
+    /// All options given.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+}
+
+// ---- metadata ----------------------------------------------------------------------------
+
+/// Which machinery a variant stands on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Family {
+    Chess,
+    Checkers,
+}
+
+/// What the registry knows of a variant without starting one.
+#[derive(Clone, Debug)]
+pub struct VariantInfo {
+    /// The id used in commands (`chess960`).
+    pub id: &'static str,
+    /// Other names players may type.
+    pub aliases: &'static [&'static str],
+    /// The display name.
+    pub name: &'static str,
+    pub family: Family,
+    /// The numbers of seats the game can be played with.
+    pub seat_counts: &'static [usize],
+    /// The options offered at `/play`.
+    pub options: Vec<OptionSpec>,
+    /// Whether some information is hidden from some players.
+    pub hidden_information: bool,
+    /// Whether seats sometimes act at the same time.
+    pub simultaneous: bool,
+    /// The rules in our own words, for `/rules`.
+    pub rules: &'static str,
+    /// Where the rules come from.
+    pub source: &'static str,
+}
+
+impl VariantInfo {
+    /// Checks options against this variant's list, naming the valid ones on a mistake.
+    ///
+    /// ```
+    /// use engine::registry;
+    /// use engine::game::Options;
+    /// let info = registry::variant("chess960").unwrap().info();
+    /// let err = info.check_options(&Options::parse(["colour=red"]).unwrap()).unwrap_err();
+    /// assert!(err.to_string().contains("valid options for Chess960: start, fen"), "{err}");
+    /// ```
+    pub fn check_options(&self, options: &Options) -> Result<(), GameError> {
+        for (key, value) in options.iter() {
+            let Some(spec) = self.options.iter().find(|s| s.key == key) else {
+                let valid: Vec<&str> = self.options.iter().map(|s| s.key).collect();
+                return Err(GameError::BadOption(if valid.is_empty() {
+                    format!("{} has no options, but '{key}' was given", self.name)
+                } else {
+                    format!(
+                        "unknown option '{key}'; valid options for {}: {}",
+                        self.name,
+                        valid.join(", ")
+                    )
+                }));
+            };
+            if !spec.accepts(value) {
+                return Err(GameError::BadOption(format!(
+                    "option '{key}' must be {}, not '{value}'",
+                    spec.describe_values()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks the number of seats.
+    pub fn check_seats(&self, seats: usize) -> Result<(), GameError> {
+        if self.seat_counts.contains(&seats) {
+            Ok(())
+        } else {
+            let counts: Vec<String> = self.seat_counts.iter().map(|n| n.to_string()).collect();
+            Err(GameError::BadSeats(format!(
+                "{} is played by {} players, not {seats}",
+                self.name,
+                counts.join(" or ")
+            )))
+        }
+    }
+
+    /// The fewest seats the game needs.
+    pub fn min_seats(&self) -> usize {
+        self.seat_counts.iter().copied().min().unwrap_or(2)
+    }
+}
+
+// ---- prompts, events, outcomes --------------------------------------------------------------
+
+/// How a prompted seat answers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PromptKind {
+    /// A move, made in public in the game's thread.
+    Move,
+    /// A choice made in private; the text says what is asked.
+    Secret,
+}
+
+/// Who must act now, and how.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Prompt {
+    pub seat: Seat,
+    pub kind: PromptKind,
+    /// What is asked, for the player ("White to move").
+    pub text: String,
+}
+
+/// Something that happened, to announce.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Event {
+    /// For everyone in the game's thread.
+    Public(String),
+    /// For one seat only.
+    Private { seat: Seat, text: String },
+    /// The game is over.
+    GameOver(Outcome),
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EndReason {
+    Checkmate,
+    Stalemate,
+    InsufficientMaterial,
+    FiftyMoveRule,
+    ThreefoldRepetition,
+    Resignation,
+    Agreement,
+    Timeout,
+    Aborted,
+}
+
+impl EndReason {
+    pub fn describe(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::InsufficientMaterial => "insufficient material",
+            EndReason::FiftyMoveRule => "the fifty-move rule",
+            EndReason::ThreefoldRepetition => "threefold repetition",
+            EndReason::Resignation => "resignation",
+            EndReason::Agreement => "agreement",
+            EndReason::Timeout => "time out",
+            EndReason::Aborted => "abort",
+        }
+    }
+}
+
+/// How a game ended: the winning seats (none for a draw) and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub winners: Vec<Seat>,
+    pub reason: EndReason,
+}
+
+impl Outcome {
+    /// A win for some seats.
+    pub fn win(winners: Vec<Seat>, reason: EndReason) -> Outcome {
+        Outcome { winners, reason }
+    }
+    /// A draw.
+    pub fn draw(reason: EndReason) -> Outcome {
+        Outcome {
+            winners: Vec::new(),
+            reason,
+        }
+    }
+    /// Whether nobody won.
+    pub fn is_draw(&self) -> bool {
+        self.winners.is_empty()
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_draw() {
+            write!(f, "Draw by {}", self.reason.describe())
+        } else {
+            let names: Vec<String> = self.winners.iter().map(|s| s.colour_name()).collect();
+            write!(
+                f,
+                "{} {} by {}",
+                names.join(" and "),
+                if names.len() == 1 { "wins" } else { "win" },
+                self.reason.describe()
+            )
+        }
+    }
+}
+
+// ---- errors -------------------------------------------------------------------------------
+
+/// Anything a player did that the rules refuse, with a message for them.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    #[error("{0}")]
+    UnknownVariant(String),
+    #[error("{0}")]
+    BadOption(String),
+    #[error("{0}")]
+    BadSeats(String),
+    #[error("{0}")]
+    BadSetup(String),
+    #[error("it is not your turn: {0}")]
+    NotYourTurn(String),
+    #[error("the game is over: {0}")]
+    GameOver(String),
+    #[error("{0}")]
+    Move(#[from] MoveParseError),
+    #[error("the stored game could not be read: {0}")]
+    Corrupt(String),
+}
+
+// ---- the trait ----------------------------------------------------------------------------
+
+/// The rules of one game.
+pub trait Game: Send + Sync + 'static {
+    /// Everything that changes during a game, seeded RNG included.
+    type State: Clone + Serialize + DeserializeOwned + Send + Sync + 'static;
+    /// One thing a seat can do.
+    type Action: Clone + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
+
+    /// Metadata for the registry.
+    fn info(&self) -> &VariantInfo;
+    /// A new game from checked options, a seat count and a seed for its RNG.
+    fn setup(&self, options: &Options, seats: usize, seed: u64) -> Result<Self::State, GameError>;
+    /// Who must act now, and how. Empty when the game is over.
+    fn prompts(&self, state: &Self::State) -> Vec<Prompt>;
+    /// Everything `seat` may do now.
+    fn legal(&self, state: &Self::State, seat: Seat) -> Vec<Self::Action>;
+    /// The canonical text of an action (what autocomplete shows and the log stores).
+    fn action_text(&self, state: &Self::State, action: &Self::Action) -> String;
+    /// Reads what a player typed.
+    fn parse(&self, state: &Self::State, seat: Seat, text: &str)
+        -> Result<Self::Action, GameError>;
+    /// Performs an action, reporting what happened.
+    fn apply(
+        &self,
+        state: &mut Self::State,
+        seat: Seat,
+        action: Self::Action,
+    ) -> Result<Vec<Event>, GameError>;
+    /// What `viewer` may see.
+    fn view(&self, state: &Self::State, viewer: Viewer) -> View;
+    /// The result, once the game is over.
+    fn outcome(&self, state: &Self::State) -> Option<Outcome>;
+
+    /// Leaf count of the legal action tree, for games whose move generator is tested by perft.
+    fn perft(&self, _state: &Self::State, _depth: u32) -> Option<u64> {
+        None
+    }
+    /// Perft split by first action: each action's text with its count.
+    fn divide(&self, _state: &Self::State, _depth: u32) -> Option<Vec<(String, u64)>> {
+        None
+    }
+
+    /// Parses and applies a typed action text, returning its canonical text and the events.
+    fn play(
+        &self,
+        state: &mut Self::State,
+        seat: Seat,
+        text: &str,
+    ) -> Result<(String, Vec<Event>), GameError> {
+        if let Some(outcome) = self.outcome(state) {
+            return Err(GameError::GameOver(outcome.to_string()));
+        }
+        let prompted = self.prompts(state);
+        if !prompted.iter().any(|p| p.seat == seat) {
+            let waiting: Vec<String> = prompted.iter().map(|p| p.text.clone()).collect();
+            return Err(GameError::NotYourTurn(waiting.join("; ")));
+        }
+        let action = self.parse(state, seat, text)?;
+        let canonical = self.action_text(state, &action);
+        let events = self.apply(state, seat, action)?;
+        Ok((canonical, events))
+    }
+}
+
+/// A game state of any variant, as the bot holds it.
+pub struct AnyState(Box<dyn StateObject>);
+
+trait StateObject: Send + Sync {
+    fn clone_box(&self) -> Box<dyn StateObject>;
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<T: Clone + Send + Sync + 'static> StateObject for T {
+    fn clone_box(&self) -> Box<dyn StateObject> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+impl Clone for AnyState {
+    fn clone(&self) -> Self {
+        AnyState(self.0.clone_box())
+    }
+}
+
+impl fmt::Debug for AnyState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("AnyState(..)")
+    }
+}
+
+/// Any [`Game`], without its types: what the registry hands out.
+pub trait AnyGame: Send + Sync {
+    fn info(&self) -> &VariantInfo;
+    /// A new game; options are checked against [`VariantInfo::options`] first.
+    fn setup(&self, options: &Options, seats: usize, seed: u64) -> Result<AnyState, GameError>;
+    /// A state from its stored JSON.
+    fn load(&self, json: &str) -> Result<AnyState, GameError>;
+    /// A state as JSON for storage.
+    fn save(&self, state: &AnyState) -> Result<String, GameError>;
+    fn prompts(&self, state: &AnyState) -> Result<Vec<Prompt>, GameError>;
+    /// The canonical texts of everything `seat` may do now.
+    fn legal_texts(&self, state: &AnyState, seat: Seat) -> Result<Vec<String>, GameError>;
+    /// Parses and applies what a player typed; returns the canonical text and events.
+    fn play(
+        &self,
+        state: &mut AnyState,
+        seat: Seat,
+        text: &str,
+    ) -> Result<(String, Vec<Event>), GameError>;
+    fn view(&self, state: &AnyState, viewer: Viewer) -> Result<View, GameError>;
+    fn outcome(&self, state: &AnyState) -> Result<Option<Outcome>, GameError>;
+    fn perft(&self, state: &AnyState, depth: u32) -> Result<Option<u64>, GameError>;
+    fn divide(&self, state: &AnyState, depth: u32)
+        -> Result<Option<Vec<(String, u64)>>, GameError>;
+}
+
+impl fmt::Debug for dyn AnyGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "AnyGame({})", self.info().id)
+    }
+}
+
+fn typed<'a, G: Game>(game: &G, state: &'a AnyState) -> Result<&'a G::State, GameError> {
+    state
+        .0
+        .as_any()
+        .downcast_ref::<G::State>()
+        .ok_or_else(|| GameError::Corrupt(format!("the state is not a {} game", game.info().name)))
+}
+
+fn typed_mut<'a, G: Game>(
+    game: &G,
+    state: &'a mut AnyState,
+) -> Result<&'a mut G::State, GameError> {
+    let name = game.info().name;
+    state
+        .0
+        .as_any_mut()
+        .downcast_mut::<G::State>()
+        .ok_or_else(|| GameError::Corrupt(format!("the state is not a {name} game")))
+}
+
+impl<G: Game> AnyGame for G {
+    fn info(&self) -> &VariantInfo {
+        Game::info(self)
+    }
+    fn setup(&self, options: &Options, seats: usize, seed: u64) -> Result<AnyState, GameError> {
+        let info = Game::info(self);
+        info.check_options(options)?;
+        info.check_seats(seats)?;
+        Ok(AnyState(Box::new(Game::setup(self, options, seats, seed)?)))
+    }
+    fn load(&self, json: &str) -> Result<AnyState, GameError> {
+        let state: G::State =
+            serde_json::from_str(json).map_err(|e| GameError::Corrupt(e.to_string()))?;
+        Ok(AnyState(Box::new(state)))
+    }
+    fn save(&self, state: &AnyState) -> Result<String, GameError> {
+        serde_json::to_string(typed(self, state)?).map_err(|e| GameError::Corrupt(e.to_string()))
+    }
+    fn prompts(&self, state: &AnyState) -> Result<Vec<Prompt>, GameError> {
+        Ok(Game::prompts(self, typed(self, state)?))
+    }
+    fn legal_texts(&self, state: &AnyState, seat: Seat) -> Result<Vec<String>, GameError> {
+        let s = typed(self, state)?;
+        Ok(Game::legal(self, s, seat)
+            .iter()
+            .map(|a| self.action_text(s, a))
+            .collect())
+    }
+    fn play(
+        &self,
+        state: &mut AnyState,
+        seat: Seat,
+        text: &str,
+    ) -> Result<(String, Vec<Event>), GameError> {
+        let s = typed_mut(self, state)?;
+        // Work on a copy so that a refused action changes nothing.
+        let mut next = s.clone();
+        let result = Game::play(self, &mut next, seat, text)?;
+        *s = next;
+        Ok(result)
+    }
+    fn view(&self, state: &AnyState, viewer: Viewer) -> Result<View, GameError> {
+        Ok(Game::view(self, typed(self, state)?, viewer))
+    }
+    fn outcome(&self, state: &AnyState) -> Result<Option<Outcome>, GameError> {
+        Ok(Game::outcome(self, typed(self, state)?))
+    }
+    fn perft(&self, state: &AnyState, depth: u32) -> Result<Option<u64>, GameError> {
+        Ok(Game::perft(self, typed(self, state)?, depth))
+    }
+    fn divide(
+        &self,
+        state: &AnyState,
+        depth: u32,
+    ) -> Result<Option<Vec<(String, u64)>>, GameError> {
+        Ok(Game::divide(self, typed(self, state)?, depth))
+    }
+}

@@ -1,0 +1,341 @@
+//! Chess, by the FIDE Laws: the game every other chess variant changes.
+//!
+//! Draws by the fifty-move rule and threefold repetition are applied automatically, since in
+//! a game played over days nobody is waiting at the board to claim them.
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::Cell;
+use crate::chess::{
+    divide, perft, FenFlavor, Move, MoveKind, NotationStyle, Position, Rules, RulesSpec, Seat,
+};
+use crate::game::{
+    EndReason, Event, Family, Game, GameError, OptionSpec, OptionValues, Options, Outcome, Prompt,
+    PromptKind, VariantInfo,
+};
+use crate::view::{Figure, Placed, View, Viewer};
+
+/// Standard chess.
+pub struct Chess;
+
+/// The state of a game of chess or of any variant played with the unchanged chess rules
+/// from another start (Chess960).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ChessState {
+    #[serde(with = "stored_position")]
+    position: Position,
+    /// The position the game started from.
+    start_fen: String,
+    /// Every move played, in SAN.
+    moves: Vec<String>,
+    /// Repetition keys of every position since the last capture or pawn move.
+    repetitions: Vec<u64>,
+    last_move: Option<(Cell, Cell)>,
+    notation: Notation,
+    /// The seed of the game's RNG (recorded so a game replays exactly).
+    seed: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+enum Notation {
+    Standard,
+    Chess960,
+}
+
+/// Positions are stored as their rules and a Shredder-FEN, which keeps the exact castling rooks.
+mod stored_position {
+    use super::*;
+    use serde::{Deserializer, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    struct Stored {
+        rules: RulesSpec,
+        fen: String,
+    }
+
+    pub fn serialize<S: Serializer>(pos: &Position, s: S) -> Result<S::Ok, S::Error> {
+        Stored {
+            rules: pos.rules().spec().clone(),
+            fen: pos.fen_with(FenFlavor::Shredder),
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Position, D::Error> {
+        let stored = Stored::deserialize(d)?;
+        Position::from_fen(&stored.fen, stored.rules.build()).map_err(serde::de::Error::custom)
+    }
+}
+
+impl ChessState {
+    /// A game from a starting position.
+    pub(crate) fn new(position: Position, chess960: bool, seed: u64) -> ChessState {
+        ChessState {
+            start_fen: position.fen(),
+            repetitions: vec![position.repetition_key()],
+            position,
+            moves: Vec::new(),
+            last_move: None,
+            notation: if chess960 {
+                Notation::Chess960
+            } else {
+                Notation::Standard
+            },
+            seed,
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+    /// The moves played so far, in SAN.
+    pub fn moves(&self) -> &[String] {
+        &self.moves
+    }
+    /// The starting position as FEN.
+    pub fn start_fen(&self) -> &str {
+        &self.start_fen
+    }
+
+    fn style(&self) -> NotationStyle {
+        match self.notation {
+            Notation::Standard => NotationStyle::Standard,
+            Notation::Chess960 => NotationStyle::Chess960,
+        }
+    }
+
+    pub(crate) fn prompts(&self) -> Vec<Prompt> {
+        if self.outcome().is_some() {
+            return Vec::new();
+        }
+        let turn = self.position.turn();
+        vec![Prompt {
+            seat: turn,
+            kind: PromptKind::Move,
+            text: format!("{} to move", turn.colour_name()),
+        }]
+    }
+
+    pub(crate) fn legal(&self, seat: Seat) -> Vec<Move> {
+        if seat != self.position.turn() || self.outcome().is_some() {
+            return Vec::new();
+        }
+        self.position.legal_moves().to_vec()
+    }
+
+    pub(crate) fn parse(&self, seat: Seat, text: &str) -> Result<Move, GameError> {
+        if seat != self.position.turn() {
+            return Err(GameError::NotYourTurn(format!(
+                "{} to move",
+                self.position.turn().colour_name()
+            )));
+        }
+        Ok(self.position.parse_move(text)?)
+    }
+
+    pub(crate) fn apply(&mut self, seat: Seat, m: Move) -> Result<Vec<Event>, GameError> {
+        if seat != self.position.turn() {
+            return Err(GameError::NotYourTurn(format!(
+                "{} to move",
+                self.position.turn().colour_name()
+            )));
+        }
+        let san = self.position.san(m);
+        let number = self.position.fullmoves();
+        self.position.play(m).map_err(|_| {
+            GameError::Move(crate::chess::MoveParseError::Illegal {
+                text: san.clone(),
+                reason: "it is not a legal move in this position".into(),
+            })
+        })?;
+        let irreversible = self.position.halfmoves() == 0;
+        if irreversible {
+            self.repetitions.clear();
+        }
+        self.repetitions.push(self.position.repetition_key());
+        let (from, to) = match m.kind {
+            MoveKind::Castle => (m.from, self.position.king(seat).unwrap_or(m.to)),
+            _ => (m.from, m.to),
+        };
+        self.last_move = Some((from, to));
+        let dots = if seat == Seat::WHITE { "." } else { "..." };
+        let mut events = vec![Event::Public(format!(
+            "{} played {number}{dots} {san}",
+            seat.colour_name()
+        ))];
+        self.moves.push(san);
+        if let Some(outcome) = self.outcome() {
+            events.push(Event::GameOver(outcome));
+        }
+        Ok(events)
+    }
+
+    pub(crate) fn outcome(&self) -> Option<Outcome> {
+        let pos = &self.position;
+        if pos.legal_moves().is_empty() {
+            return Some(if pos.is_check() {
+                let winners = (0..pos.rules().seats() as u8)
+                    .map(Seat)
+                    .filter(|s| *s != pos.turn())
+                    .collect();
+                Outcome::win(winners, EndReason::Checkmate)
+            } else {
+                Outcome::draw(EndReason::Stalemate)
+            });
+        }
+        if pos.is_insufficient_material() {
+            return Some(Outcome::draw(EndReason::InsufficientMaterial));
+        }
+        if pos.halfmoves() >= 100 {
+            return Some(Outcome::draw(EndReason::FiftyMoveRule));
+        }
+        let now = pos.repetition_key();
+        if self.repetitions.iter().filter(|k| **k == now).count() >= 3 {
+            return Some(Outcome::draw(EndReason::ThreefoldRepetition));
+        }
+        None
+    }
+
+    pub(crate) fn view(&self, variant: &'static str, viewer: Viewer) -> View {
+        let pos = &self.position;
+        let figures = pos
+            .pieces()
+            .map(|(cell, piece)| Placed {
+                cell,
+                army: piece.seat,
+                figure: Figure::Chess(piece.role),
+            })
+            .collect();
+        let checks = if pos.is_check() {
+            pos.king(pos.turn()).into_iter().collect()
+        } else {
+            Vec::new()
+        };
+        let outcome = self.outcome();
+        let status = match &outcome {
+            Some(o) => o.to_string(),
+            None if pos.is_check() => format!("{} to move, in check", pos.turn().colour_name()),
+            None => format!("{} to move", pos.turn().colour_name()),
+        };
+        View {
+            variant,
+            board: pos.rules().board_arc().clone(),
+            viewer,
+            bottom: match viewer {
+                Viewer::Seat(s) => s,
+                Viewer::Spectator => Seat::WHITE,
+            },
+            figures,
+            last_move: self.last_move.map(|(a, b)| vec![a, b]).unwrap_or_default(),
+            checks,
+            to_act: if outcome.is_some() {
+                Vec::new()
+            } else {
+                vec![pos.turn()]
+            },
+            move_number: pos.fullmoves(),
+            status,
+        }
+    }
+
+    pub(crate) fn perft(&self, depth: u32) -> u64 {
+        perft(&self.position, depth)
+    }
+
+    pub(crate) fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        divide(&self.position, depth)
+            .into_iter()
+            .map(|(m, n)| (self.position.coordinate(m, self.style()), n))
+            .collect()
+    }
+}
+
+/// Reads the `fen` option into a position under standard chess rules.
+pub(crate) fn position_from_fen_option(fen: &str) -> Result<Position, GameError> {
+    Position::from_fen(fen, Rules::chess()).map_err(|e| GameError::BadSetup(e.to_string()))
+}
+
+/// A game played by the unchanged rules of chess from some start: it says only what it is
+/// called and where it starts, and gets the rest of [`Game`] from the shared machinery.
+pub(crate) trait ChessStart: Send + Sync + 'static {
+    fn info(&self) -> &VariantInfo;
+    fn start(&self, options: &Options, seed: u64) -> Result<ChessState, GameError>;
+}
+
+impl<T: ChessStart> Game for T {
+    type State = ChessState;
+    type Action = Move;
+
+    fn info(&self) -> &VariantInfo {
+        ChessStart::info(self)
+    }
+    fn setup(&self, options: &Options, _seats: usize, seed: u64) -> Result<ChessState, GameError> {
+        self.start(options, seed)
+    }
+    fn prompts(&self, state: &ChessState) -> Vec<Prompt> {
+        state.prompts()
+    }
+    fn legal(&self, state: &ChessState, seat: Seat) -> Vec<Move> {
+        state.legal(seat)
+    }
+    fn action_text(&self, state: &ChessState, action: &Move) -> String {
+        state.position.san(*action)
+    }
+    fn parse(&self, state: &ChessState, seat: Seat, text: &str) -> Result<Move, GameError> {
+        state.parse(seat, text)
+    }
+    fn apply(
+        &self,
+        state: &mut ChessState,
+        seat: Seat,
+        action: Move,
+    ) -> Result<Vec<Event>, GameError> {
+        state.apply(seat, action)
+    }
+    fn view(&self, state: &ChessState, viewer: Viewer) -> View {
+        state.view(ChessStart::info(self).id, viewer)
+    }
+    fn outcome(&self, state: &ChessState) -> Option<Outcome> {
+        state.outcome()
+    }
+    fn perft(&self, state: &ChessState, depth: u32) -> Option<u64> {
+        Some(state.perft(depth))
+    }
+    fn divide(&self, state: &ChessState, depth: u32) -> Option<Vec<(String, u64)>> {
+        Some(state.divide(depth))
+    }
+}
+
+impl ChessStart for Chess {
+    fn info(&self) -> &VariantInfo {
+        static INFO: std::sync::OnceLock<VariantInfo> = std::sync::OnceLock::new();
+        INFO.get_or_init(|| VariantInfo {
+            id: "chess",
+            aliases: &["standard", "classical"],
+            name: "Chess",
+            family: Family::Chess,
+            seat_counts: &[2],
+            options: vec![OptionSpec {
+                key: "fen",
+                help: "start from this position (FEN) instead of the usual array",
+                default: None,
+                values: OptionValues::Text,
+            }],
+            hidden_information: false,
+            simultaneous: false,
+            rules: "Standard chess. Checkmate the enemy king to win. Stalemate, insufficient \
+                    material, the fifty-move rule and threefold repetition are draws, applied \
+                    automatically. Castling, en passant and promotion as usual.",
+            source: "FIDE Laws of Chess",
+        })
+    }
+
+    fn start(&self, options: &Options, seed: u64) -> Result<ChessState, GameError> {
+        let position = match options.get("fen") {
+            Some(fen) => position_from_fen_option(fen)?,
+            None => Position::startpos(),
+        };
+        Ok(ChessState::new(position, false, seed))
+    }
+}

@@ -1,0 +1,5 @@
+//! One module per game. A variant composes a board, an army setup and machinery, and adds
+//! only its own twist.
+
+pub mod chess;
+pub mod chess960;
