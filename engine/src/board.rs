@@ -740,11 +740,11 @@ mod tests {
         assert!(walk(&board, "d1", W).is_empty());
         // A bishop from d4 toward the lower left meets the hole at c3 at once.
         assert!(walk(&board, "d4", Dir(5)).is_empty());
-        // A knight on d2 may leap over the corner hole to b3? b3 is cut; it lands on b4? no:
-        // (d2 -> b3) is a hole, (d2 -> b1) a hole, (d2 -> c4) is inside, (d2 -> e4), (d2 -> f3), (d2 -> f1).
+        // A knight on d2 cannot land in the cut corner (b1, b3) but keeps its other leaps.
         assert_eq!(knight(&board, "d2"), ["c4", "e4", "f1", "f3"]);
-        // A knight on d4 jumps across the corner hole from the inner square to a5? a5 exists.
+        // A knight on d4 leaps past the corner's edge to b5, which is on the board.
         assert!(knight(&board, "d4").contains(&"b5".to_string()));
+        assert!(!knight(&board, "d4").contains(&"b3".to_string()));
         // Each seat's forward points away from its own edge.
         let d1 = board.cell("d1").unwrap();
         let forward = |seat: usize| board.frame(seat).dir(Heading::Forward);

@@ -2,7 +2,8 @@
 //! every generated move reads back from its own notation, FEN round-trips, and the game layer
 //! agrees with the position.
 
-use engine::chess::{FenFlavor, NotationStyle, Position, Rules};
+use engine::board::{SquareBoard, Wrap};
+use engine::chess::{FenFlavor, NotationStyle, Position, Rules, RulesSpec};
 use engine::game::Options;
 use engine::registry;
 use engine::view::Viewer;
@@ -62,6 +63,41 @@ fn check_position(pos: &Position) {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn playouts_on_wrapped_boards(wrap_both in any::<bool>(), seed in any::<u64>(), plies in 1usize..120) {
+        let wrap = if wrap_both { Wrap::Both } else { Wrap::Files };
+        let rules = RulesSpec {
+            board: SquareBoard::new(8, 8).wrap(wrap).seats_facing(&[0, 2]).spec(),
+            teams: vec![0, 1],
+        }
+        .build();
+        // On a torus rank 8 touches rank 1 and nothing is a back rank: keep the armies apart
+        // and without castling rights.
+        let start = if wrap_both {
+            "8/rnbqkbnr/pppppppp/8/8/PPPPPPPP/RNBQKBNR/8 w - - 0 1"
+        } else {
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        };
+        let mut pos = Position::from_fen(start, rules.clone()).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..plies {
+            let legal = pos.legal_moves();
+            let mut unique = legal.to_vec();
+            unique.sort();
+            unique.dedup();
+            prop_assert_eq!(unique.len(), legal.len(), "duplicate moves in {}", pos.fen());
+            for &m in &legal {
+                prop_assert_eq!(pos.parse_move(&pos.san(m)), Ok(m));
+            }
+            let back = Position::from_fen(&pos.fen(), rules.clone()).unwrap();
+            prop_assert_eq!(&back, &pos);
+            if legal.is_empty() {
+                break;
+            }
+            pos.play(legal[rng.gen_range(0..legal.len())]).unwrap();
+        }
+    }
 
     #[test]
     fn random_playouts_keep_every_invariant(number in 0u16..960, seed in any::<u64>(), plies in 1usize..160) {

@@ -183,7 +183,7 @@ fn role_of(v: u8) -> Role {
 }
 
 /// What kind of move a [`Move`] is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum MoveKind {
     /// Any move or capture without a special rule.
     Normal,
@@ -199,7 +199,7 @@ pub enum MoveKind {
 }
 
 /// A move: small and `Copy`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Move {
     pub from: Cell,
     pub to: Cell,
@@ -520,6 +520,7 @@ impl Position {
         let board = self.board();
         let army = &self.rules.armies[us];
         let king = self.king(self.turn());
+        let wrapped = board.wrap() != crate::board::Wrap::None;
         let (in_check, pins) = match (legal, king) {
             (true, Some(k)) => (
                 self.attacked(&Plain(&self.squares), k, us),
@@ -550,6 +551,12 @@ impl Position {
                         }
                     }
                 }
+            }
+            if wrapped {
+                // On a wrapped board two rays (east and west along a rank) can reach the same
+                // cell; a move is only its start and end, so keep one of each.
+                out[start..].sort_unstable();
+                dedup_range(out, start);
             }
             if legal && king.is_some() {
                 let test_all = in_check || role == Role::King || pins.contains(from);
@@ -924,6 +931,18 @@ impl Position {
         }
         h
     }
+}
+
+/// Removes repeated moves from `out[start..]`, which is sorted.
+fn dedup_range(out: &mut MoveList, start: usize) {
+    let mut keep = start;
+    for i in start..out.len() {
+        if keep == start || out[keep - 1] != out[i] {
+            out[keep] = out[i];
+            keep += 1;
+        }
+    }
+    out.truncate(keep);
 }
 
 fn splitmix(mut z: u64) -> u64 {

@@ -48,7 +48,7 @@ pub enum PositionProblem {
 }
 
 /// A setup that could not become a position; hands the setup back with every problem found.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct PositionError {
     /// The setup that failed.
     pub setup: Setup,
@@ -86,6 +86,15 @@ impl PositionError {
                 label(c)
             ),
         }
+    }
+}
+
+impl fmt::Debug for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PositionError")
+            .field("problems", &self.problems)
+            .field("message", &self.to_string())
+            .finish_non_exhaustive()
     }
 }
 

@@ -339,3 +339,138 @@ impl ChessStart for Chess {
         Ok(ChessState::new(position, false, seed))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::AnyGame;
+
+    fn game_from(fen: &str) -> ChessState {
+        let mut options = Options::new();
+        options.set("fen", fen);
+        Chess.start(&options, 0).unwrap()
+    }
+
+    fn play_all(state: &mut ChessState, moves: &str) -> Vec<Event> {
+        let mut events = Vec::new();
+        for text in moves.split_whitespace() {
+            let seat = state.position().turn();
+            events.extend(Game::play(&Chess, state, seat, text).unwrap().1);
+        }
+        events
+    }
+
+    #[test]
+    fn checkmate_ends_the_game_and_further_moves_are_refused() {
+        let mut state = Chess.start(&Options::new(), 0).unwrap();
+        let events = play_all(&mut state, "f3 e5 g4 Qh4#");
+        assert_eq!(
+            events.last(),
+            Some(&Event::GameOver(Outcome::win(
+                vec![Seat::BLACK],
+                EndReason::Checkmate
+            )))
+        );
+        assert_eq!(state.moves(), ["f3", "e5", "g4", "Qh4#"]);
+        assert!(Game::prompts(&Chess, &state).is_empty());
+        let err = Game::play(&Chess, &mut state, Seat::WHITE, "a3").unwrap_err();
+        assert_eq!(err.to_string(), "the game is over: Black wins by checkmate");
+        let view = Game::view(&Chess, &state, Viewer::Spectator);
+        assert_eq!(view.status, "Black wins by checkmate");
+        assert_eq!(view.checks.len(), 1);
+    }
+
+    #[test]
+    fn threefold_repetition_is_a_draw() {
+        let mut state = Chess.start(&Options::new(), 0).unwrap();
+        play_all(&mut state, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1");
+        assert!(
+            Game::outcome(&Chess, &state).is_none(),
+            "twice is not enough"
+        );
+        let events = play_all(&mut state, "Ng8");
+        assert_eq!(
+            events.last(),
+            Some(&Event::GameOver(Outcome::draw(
+                EndReason::ThreefoldRepetition
+            )))
+        );
+    }
+
+    #[test]
+    fn fifty_moves_without_capture_or_pawn_move_is_a_draw() {
+        let mut state = game_from("8/8/4k3/8/8/4K3/8/R7 w - - 99 80");
+        let events = play_all(&mut state, "Ra2");
+        assert_eq!(
+            events.last(),
+            Some(&Event::GameOver(Outcome::draw(EndReason::FiftyMoveRule)))
+        );
+        // A mate on the hundredth ply still counts as mate.
+        let mut state = game_from("7k/8/6K1/8/8/8/8/R7 w - - 99 80");
+        let events = play_all(&mut state, "Ra8#");
+        assert_eq!(
+            events.last(),
+            Some(&Event::GameOver(Outcome::win(
+                vec![Seat::WHITE],
+                EndReason::Checkmate
+            )))
+        );
+    }
+
+    #[test]
+    fn insufficient_material_and_stalemate_are_draws() {
+        let mut state = game_from("8/8/4k3/8/8/3rK3/8/8 w - - 0 1");
+        let events = play_all(&mut state, "Kxd3");
+        assert_eq!(
+            events.last(),
+            Some(&Event::GameOver(Outcome::draw(
+                EndReason::InsufficientMaterial
+            )))
+        );
+        let mut state = game_from("k7/8/8/2Q5/8/8/8/4K3 w - - 0 1");
+        let events = play_all(&mut state, "Qb6");
+        assert_eq!(
+            events.last(),
+            Some(&Event::GameOver(Outcome::draw(EndReason::Stalemate)))
+        );
+    }
+
+    #[test]
+    fn refusals_change_nothing_and_say_why() {
+        let state = Chess.start(&Options::new(), 0).unwrap();
+        let mut any = AnyGame::setup(&Chess, &Options::new(), 2, 0).unwrap();
+        let before = AnyGame::save(&Chess, &any).unwrap();
+        let err = AnyGame::play(&Chess, &mut any, Seat::BLACK, "e5").unwrap_err();
+        assert_eq!(err.to_string(), "it is not your turn: White to move");
+        let err = AnyGame::play(&Chess, &mut any, Seat::WHITE, "e5").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "e5 is not legal: none of your pawns can move to e5"
+        );
+        assert_eq!(AnyGame::save(&Chess, &any).unwrap(), before);
+        assert!(Game::legal(&Chess, &state, Seat::BLACK).is_empty());
+        let err = AnyGame::setup(&Chess, &Options::new(), 3, 0).unwrap_err();
+        assert_eq!(err.to_string(), "Chess is played by 2 players, not 3");
+        let mut bad = Options::new();
+        bad.set("fen", "8/8/8/8/8/8/8/8 w - - 0 1");
+        let err = AnyGame::setup(&Chess, &bad, 2, 0).unwrap_err();
+        assert!(err.to_string().contains("White has no king"), "{err}");
+    }
+
+    #[test]
+    fn views_show_the_board_from_the_viewers_side() {
+        let mut state = Chess.start(&Options::new(), 0).unwrap();
+        play_all(&mut state, "e4");
+        let black = Game::view(&Chess, &state, Viewer::Seat(Seat::BLACK));
+        assert_eq!(black.bottom, Seat::BLACK);
+        assert_eq!(black.figures.len(), 32);
+        assert_eq!(black.to_act, [Seat::BLACK]);
+        let e2 = black.board.cell("e2").unwrap();
+        let e4 = black.board.cell("e4").unwrap();
+        assert_eq!(black.last_move, [e2, e4]);
+        assert_eq!(
+            Game::view(&Chess, &state, Viewer::Spectator).bottom,
+            Seat::WHITE
+        );
+    }
+}
