@@ -19,10 +19,36 @@ pub enum Viewer {
 }
 
 /// What stands on a cell, as drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Figure {
     /// A chess piece.
     Chess(Role),
+    /// A checkers man.
+    Man,
+    /// A crowned checkers king.
+    CheckersKing,
+    /// A stack of checkers, bottom first; the top one owns and moves the stack.
+    Stack(Vec<Layer>),
+}
+
+/// One checker inside a stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Layer {
+    pub army: Seat,
+    pub king: bool,
+}
+
+/// A small sign drawn on a cell beside its figure (Chess Kit games).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Marker {
+    /// A coin under a risen zombie (Zombie Chess).
+    ZombieCoin,
+    /// A checker of tar under a piece (Tar Pit).
+    Tar,
+    /// Checkers carried by a piece, as a count (Adrenaline).
+    Adrenaline(u8),
+    /// A checker showing the piece stands on the other side of the mirror (Half Alice).
+    MirrorSide,
 }
 
 /// One figure on the board.
@@ -32,6 +58,23 @@ pub struct Placed {
     /// The army (seat) it belongs to, which picks its colour.
     pub army: Seat,
     pub figure: Figure,
+    /// A number printed on the figure (numbered checkers).
+    pub number: Option<u8>,
+    /// Signs drawn beside the figure.
+    pub markers: Vec<Marker>,
+}
+
+impl Placed {
+    /// A plain figure with no number or markers.
+    pub fn new(cell: Cell, army: Seat, figure: Figure) -> Placed {
+        Placed {
+            cell,
+            army,
+            figure,
+            number: None,
+            markers: Vec::new(),
+        }
+    }
 }
 
 /// A board as one viewer sees it.
@@ -53,6 +96,8 @@ pub struct View {
     pub checks: Vec<Cell>,
     /// The seats that must act now.
     pub to_act: Vec<Seat>,
+    /// The name shown for each seat ("White", or the player's name, filled in by the bot).
+    pub players: Vec<String>,
     /// The move number.
     pub move_number: u32,
     /// One line on the state of play ("Black to move", "White wins by checkmate").

@@ -1,1 +1,391 @@
+//! Rookery's renderer: a [`View`] in, a PNG out. No rules.
+//!
+//! Drawing follows the board's own cell polygons, so any geometry renders without special
+//! code. Everything that does not change between moves is prepared once and cached: each
+//! board's background for each viewing side (cells, coordinates, wrap hints), piece sprites
+//! per army and size, and text glyphs. A render copies the background, tints the highlighted
+//! cells, blits the sprites, writes the caption and encodes.
+//!
+//! ```
+//! use engine::registry;
+//! use engine::game::Options;
+//! use engine::view::Viewer;
+//!
+//! let chess = registry::variant("chess").unwrap();
+//! let state = chess.setup(&Options::new(), 2, 0).unwrap();
+//! let view = chess.view(&state, Viewer::Spectator).unwrap();
+//! let png = render::render_png(&view).unwrap();
+//! assert_eq!(&png[1..4], b"PNG");
+//! ```
 
+mod layout;
+pub mod palette;
+mod sprite;
+mod text;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use engine::board::{Board, BoardSpec, Shade, Wrap};
+use engine::chess::Seat;
+use engine::view::{Figure, Marker, Placed, View};
+use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+use image::{ImageEncoder, RgbImage};
+
+pub use layout::Layout;
+pub use palette::{army as army_colours, ArmyColours};
+
+use palette::Rgb8;
+use sprite::Kind;
+use text::Ink;
+
+/// Rendering failed (only possible for an image the encoder refuses).
+#[derive(Debug, thiserror::Error)]
+#[error("could not encode the board image: {0}")]
+pub struct RenderError(String);
+
+/// The board of `view` as PNG bytes.
+pub fn render_png(view: &View) -> Result<Vec<u8>, RenderError> {
+    encode(&render_image(view))
+}
+
+/// The board of `view` as an RGB image.
+pub fn render_image(view: &View) -> RgbImage {
+    let prepared = prepared(&view.board, view.bottom);
+    let layout = &prepared.layout;
+    let mut img = prepared.background.clone();
+    let board = &*view.board;
+    for &cell in &view.last_move {
+        let base = cell_colour(board, cell);
+        fill_polygon(
+            &mut img,
+            &layout.polygon(board, cell),
+            palette::mix(base, palette::LAST_MOVE, 0.5),
+        );
+    }
+    for &cell in &view.checks {
+        let base = cell_colour(board, cell);
+        fill_polygon(
+            &mut img,
+            &layout.polygon(board, cell),
+            palette::mix(base, palette::CHECK, 0.65),
+        );
+    }
+    for placed in &view.figures {
+        draw_figure(&mut img, layout, placed);
+    }
+    draw_caption(&mut img, layout, view);
+    img
+}
+
+/// The pixel layout `view` is drawn with (cell centres, board rectangle, image size).
+pub fn layout(view: &View) -> Layout {
+    prepared(&view.board, view.bottom).layout.clone()
+}
+
+/// PNG-encodes an image with fast compression (board images are mostly flat colour).
+pub fn encode(img: &RgbImage) -> Result<Vec<u8>, RenderError> {
+    let mut out = Vec::with_capacity(64 * 1024);
+    PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Sub)
+        .write_image(
+            img.as_raw(),
+            img.width(),
+            img.height(),
+            image::ExtendedColorType::Rgb8,
+        )
+        .map_err(|e| RenderError(e.to_string()))?;
+    Ok(out)
+}
+
+/// The colour a cell is painted.
+fn cell_colour(board: &Board, cell: engine::board::Cell) -> Rgb8 {
+    match board.shade(cell) {
+        Shade::Light => palette::LIGHT_CELL,
+        Shade::Dark => palette::DARK_CELL,
+    }
+}
+
+struct Prepared {
+    layout: Layout,
+    background: RgbImage,
+}
+
+fn prepared(board: &Arc<Board>, bottom: Seat) -> Arc<Prepared> {
+    type Cache = Mutex<HashMap<(BoardSpec, usize), Arc<Prepared>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let key = (board.spec().clone(), bottom.index() % board.frame_count());
+    if let Some(p) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return p.clone();
+    }
+    let layout = Layout::new(board, bottom);
+    let background = draw_background(board, &layout);
+    let p = Arc::new(Prepared { layout, background });
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, p.clone());
+    p
+}
+
+fn draw_background(board: &Board, layout: &Layout) -> RgbImage {
+    let mut img = RgbImage::from_pixel(
+        layout.width,
+        layout.height,
+        palette::rgb(palette::BACKGROUND),
+    );
+    for cell in board.cells() {
+        fill_polygon(
+            &mut img,
+            &layout.polygon(board, cell),
+            cell_colour(board, cell),
+        );
+    }
+    draw_coordinates(&mut img, board, layout);
+    draw_wrap_hints(&mut img, board, layout);
+    img
+}
+
+/// Fills a polygon (pixel coordinates), sampling pixel centres so that neighbouring cells
+/// share edges without gaps or overlap.
+fn fill_polygon(img: &mut RgbImage, points: &[(f32, f32)], colour: Rgb8) {
+    if points.len() < 3 {
+        return;
+    }
+    let min_y = points
+        .iter()
+        .map(|p| p.1)
+        .fold(f32::MAX, f32::min)
+        .floor()
+        .max(0.0) as i32;
+    let max_y = points
+        .iter()
+        .map(|p| p.1)
+        .fold(f32::MIN, f32::max)
+        .ceil()
+        .min(img.height() as f32) as i32;
+    let mut xs: Vec<f32> = Vec::with_capacity(8);
+    for y in min_y..max_y {
+        let yc = y as f32 + 0.5;
+        xs.clear();
+        for i in 0..points.len() {
+            let (a, b) = (points[i], points[(i + 1) % points.len()]);
+            if (a.1 <= yc && yc < b.1) || (b.1 <= yc && yc < a.1) {
+                xs.push(a.0 + (yc - a.1) * (b.0 - a.0) / (b.1 - a.1));
+            }
+        }
+        xs.sort_by(|a, b| a.total_cmp(b));
+        for pair in xs.chunks_exact(2) {
+            let x0 = (pair[0] - 0.5).ceil().max(0.0) as u32;
+            let x1 = ((pair[1] - 0.5).ceil().max(0.0) as u32).min(img.width());
+            for x in x0..x1 {
+                img.put_pixel(x, y as u32, palette::rgb(colour));
+            }
+        }
+    }
+}
+
+/// File letters and rank numbers along the board's edges, wherever the rotation put them.
+fn draw_coordinates(img: &mut RgbImage, board: &Board, layout: &Layout) {
+    let Some((files, ranks)) = board.grid_size() else {
+        return;
+    };
+    let (left, top, right, bottom) = layout.board_rect;
+    let size = 14;
+    let files_across = layout.direction([1.0, 0.0]).0.abs() > 0.5;
+    let mut label = |text: String, along: (f32, f32), across: bool| {
+        let (x, y) = if across {
+            (along.0, bottom + 14.0)
+        } else {
+            (left - 14.0, along.1)
+        };
+        let _ = (top, right);
+        text::draw_centred(
+            img,
+            &text,
+            (x, y),
+            Ink::new(size, false, palette::COORDINATE),
+        );
+    };
+    for f in 0..files {
+        let at = layout.to_px([f as f32 + 0.5, 0.5]);
+        label(((b'a' + f) as char).to_string(), at, files_across);
+    }
+    for r in 0..ranks {
+        let at = layout.to_px([0.5, r as f32 + 0.5]);
+        label((r as u32 + 1).to_string(), at, !files_across);
+    }
+}
+
+/// Dashed bars with outward arrows along edges that wrap round to the opposite edge.
+fn draw_wrap_hints(img: &mut RgbImage, board: &Board, layout: &Layout) {
+    let Some((files, ranks)) = board.grid_size() else {
+        return;
+    };
+    let (w, h) = (files as f32, ranks as f32);
+    let mut edges: Vec<([f32; 2], [f32; 2], [f32; 2])> = Vec::new();
+    if board.wrap() != Wrap::None {
+        edges.push(([0.0, 0.0], [0.0, h], [-1.0, 0.0]));
+        edges.push(([w, 0.0], [w, h], [1.0, 0.0]));
+    }
+    if board.wrap() == Wrap::Both {
+        edges.push(([0.0, 0.0], [w, 0.0], [0.0, -1.0]));
+        edges.push(([0.0, h], [w, h], [0.0, 1.0]));
+    }
+    for (a, b, out) in edges {
+        let (pa, pb) = (layout.to_px(a), layout.to_px(b));
+        let (ox, oy) = layout.direction(out);
+        let len = (pb.0 - pa.0).hypot(pb.1 - pa.1);
+        let (ux, uy) = ((pb.0 - pa.0) / len, (pb.1 - pa.1) / len);
+        // Dashes 4 px outside the edge.
+        let mut t = 0.0;
+        while t < len {
+            let seg = (len - t).min(10.0);
+            for k in 0..(seg as i32) {
+                for thick in 3..7 {
+                    let x = pa.0 + ux * (t + k as f32) + ox * thick as f32;
+                    let y = pa.1 + uy * (t + k as f32) + oy * thick as f32;
+                    if x >= 0.0 && y >= 0.0 && (x as u32) < img.width() && (y as u32) < img.height()
+                    {
+                        img.put_pixel(x as u32, y as u32, palette::rgb(palette::WRAP_HINT));
+                    }
+                }
+            }
+            t += 16.0;
+        }
+        // An arrowhead at the middle, pointing off the edge.
+        let (mx, my) = (
+            (pa.0 + pb.0) / 2.0 + ox * 9.0,
+            (pa.1 + pb.1) / 2.0 + oy * 9.0,
+        );
+        let tip = imageproc::point::Point::new((mx + ox * 9.0) as i32, (my + oy * 9.0) as i32);
+        let l = imageproc::point::Point::new((mx + ux * 7.0) as i32, (my + uy * 7.0) as i32);
+        let r = imageproc::point::Point::new((mx - ux * 7.0) as i32, (my - uy * 7.0) as i32);
+        if tip != l && l != r {
+            imageproc::drawing::draw_polygon_mut(
+                img,
+                &[tip, l, r],
+                palette::rgb(palette::WRAP_HINT),
+            );
+        }
+    }
+}
+
+fn draw_figure(img: &mut RgbImage, layout: &Layout, placed: &Placed) {
+    let (cx, cy) = layout.cell_centre(placed.cell);
+    let cell = layout.scale;
+    let army = placed.army.index();
+    let mut top_colour = palette::army(army).fill;
+    match &placed.figure {
+        Figure::Chess(role) => {
+            sprite::sprite(Kind::Chess(*role), army, (cell * 0.9) as u32).draw_centred(img, cx, cy)
+        }
+        Figure::Man => {
+            sprite::sprite(Kind::Man, army, (cell * 0.84) as u32).draw_centred(img, cx, cy)
+        }
+        Figure::CheckersKing => {
+            sprite::sprite(Kind::King, army, (cell * 0.84) as u32).draw_centred(img, cx, cy)
+        }
+        Figure::Stack(layers) => {
+            let width = (cell * 0.78) as u32;
+            let disc_h = sprite::disc_height(width) as f32;
+            let n = layers.len().max(1) as f32;
+            // Each checker shows its edge; tall stacks squeeze to stay inside the cell.
+            let step = (disc_h * 0.42).min((cell * 0.8 - disc_h) / (n - 1.0).max(1.0));
+            let height = disc_h + step * (n - 1.0);
+            for (i, layer) in layers.iter().enumerate() {
+                let y = cy + height / 2.0 - disc_h / 2.0 - step * i as f32;
+                sprite::sprite(Kind::Disc { king: layer.king }, layer.army.index(), width)
+                    .draw_centred(img, cx, y);
+            }
+            if let Some(top) = layers.last() {
+                top_colour = palette::army(top.army.index()).fill;
+            }
+            if layers.len() > 1 {
+                let badge = (cell * 0.3) as u32;
+                let (bx, by) = (cx + cell * 0.3, cy + cell * 0.3);
+                sprite::sprite(Kind::Tar, 0, badge).draw_centred(img, bx, by);
+                text::draw_centred(
+                    img,
+                    &layers.len().to_string(),
+                    (bx, by),
+                    Ink::new(badge * 2 / 3, true, palette::PAPER),
+                );
+            }
+        }
+    }
+    if let Some(n) = placed.number {
+        let ink = if palette::is_light(top_colour) {
+            palette::INK
+        } else {
+            palette::PAPER
+        };
+        let size = (cell * 0.34) as u32;
+        text::draw_centred(img, &n.to_string(), (cx, cy), Ink::new(size, true, ink));
+    }
+    let marker = (cell * 0.32) as u32;
+    let corner = cell * 0.33;
+    for m in &placed.markers {
+        match m {
+            Marker::ZombieCoin => sprite::sprite(Kind::ZombieCoin, 0, marker).draw_centred(
+                img,
+                cx - corner,
+                cy - corner,
+            ),
+            Marker::Tar => {
+                sprite::sprite(Kind::Tar, 0, marker).draw_centred(img, cx - corner, cy + corner)
+            }
+            Marker::MirrorSide => {
+                sprite::sprite(Kind::Mirror, 0, marker).draw_centred(img, cx + corner, cy + corner)
+            }
+            Marker::Adrenaline(count) => {
+                let (bx, by) = (cx + corner, cy - corner);
+                sprite::sprite(Kind::Badge, 0, marker).draw_centred(img, bx, by);
+                text::draw_centred(
+                    img,
+                    &count.to_string(),
+                    (bx, by),
+                    Ink::new(marker * 2 / 3, true, palette::PAPER),
+                );
+            }
+        }
+    }
+}
+
+/// Players (each with their army's colour, the ones to act marked) and the state of play.
+fn draw_caption(img: &mut RgbImage, layout: &Layout, view: &View) {
+    let max_x = layout.width as f32 - 8.0;
+    let mut x = 10.0;
+    let baseline = 20.0;
+    for (i, name) in view.players.iter().enumerate() {
+        let seat = Seat(i as u8);
+        let acting = view.to_act.contains(&seat);
+        if acting {
+            text::draw(
+                img,
+                "▶",
+                (x, baseline),
+                Ink::new(13, false, palette::GOLD),
+                max_x,
+            );
+        }
+        x += 16.0;
+        sprite::sprite(Kind::Man, seat.index(), 16).draw_centred(img, x, baseline - 5.0);
+        x += 12.0;
+        x = text::draw(
+            img,
+            name,
+            (x, baseline),
+            Ink::new(15, acting, palette::CAPTION),
+            max_x,
+        ) + 14.0;
+    }
+    let status = format!("{}  ·  move {}", view.status, view.move_number);
+    text::draw(
+        img,
+        &status,
+        (10.0, baseline + 20.0),
+        Ink::new(14, false, palette::COORDINATE),
+        max_x,
+    );
+}

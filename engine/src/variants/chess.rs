@@ -201,11 +201,7 @@ impl ChessState {
         let pos = &self.position;
         let figures = pos
             .pieces()
-            .map(|(cell, piece)| Placed {
-                cell,
-                army: piece.seat,
-                figure: Figure::Chess(piece.role),
-            })
+            .map(|(cell, piece)| Placed::new(cell, piece.seat, Figure::Chess(piece.role)))
             .collect();
         let checks = if pos.is_check() {
             pos.king(pos.turn()).into_iter().collect()
@@ -234,6 +230,9 @@ impl ChessState {
             } else {
                 vec![pos.turn()]
             },
+            players: (0..pos.rules().seats() as u8)
+                .map(|s| Seat(s).colour_name())
+                .collect(),
             move_number: pos.fullmoves(),
             status,
         }

@@ -1,0 +1,86 @@
+//! Rendering and encoding a board, as done after every move: an 8x8 chess middlegame and a
+//! 12x12 four-army board.
+
+use std::sync::Arc;
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use engine::board::SquareBoard;
+use engine::chess::{Role, Seat};
+use engine::game::Options;
+use engine::registry;
+use engine::view::{Figure, Placed, View, Viewer};
+
+fn chess_view() -> View {
+    let chess = registry::variant("chess").unwrap();
+    let mut options = Options::new();
+    options.set(
+        "fen",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 2 8",
+    );
+    let mut state = chess.setup(&options, 2, 0).unwrap();
+    chess.play(&mut state, Seat::WHITE, "Bd3").unwrap();
+    chess.view(&state, Viewer::Seat(Seat::BLACK)).unwrap()
+}
+
+fn four_army_view() -> View {
+    let board = Arc::new(
+        SquareBoard::new(12, 12)
+            .cut_corners(3)
+            .seats_facing(&[0, 1, 2, 3])
+            .build(),
+    );
+    let back = [
+        Role::Rook,
+        Role::Knight,
+        Role::Bishop,
+        Role::Queen,
+        Role::King,
+        Role::Bishop,
+    ];
+    let mut figures = Vec::new();
+    for (i, role) in back.iter().enumerate() {
+        let f = (b'd' + i as u8) as char;
+        let mut add = |label: String, seat: u8, role: Role| {
+            figures.push(Placed::new(
+                board.cell(&label).unwrap(),
+                Seat(seat),
+                Figure::Chess(role),
+            ))
+        };
+        add(format!("{f}1"), 0, *role);
+        add(format!("{f}2"), 0, Role::Pawn);
+        add(format!("{f}12"), 2, *role);
+        add(format!("{f}11"), 2, Role::Pawn);
+        add(format!("a{}", i + 4), 1, *role);
+        add(format!("b{}", i + 4), 1, Role::Pawn);
+        add(format!("l{}", i + 4), 3, *role);
+        add(format!("k{}", i + 4), 3, Role::Pawn);
+    }
+    View {
+        variant: "bench",
+        last_move: vec![board.cell("e2").unwrap(), board.cell("e4").unwrap()],
+        board,
+        viewer: Viewer::Seat(Seat(2)),
+        bottom: Seat(2),
+        figures,
+        checks: vec![],
+        to_act: vec![Seat(2)],
+        players: vec!["ann".into(), "ben".into(), "cat".into(), "dan".into()],
+        move_number: 12,
+        status: "Seat 3 to move".into(),
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    for (name, view) in [("8x8", chess_view()), ("12x12", four_army_view())] {
+        // The first render prepares the background and sprites; measure the steady state.
+        let png = render::render_png(&view).unwrap();
+        eprintln!("{name}: {} bytes", png.len());
+        c.bench_function(&format!("render_png/{name}"), |b| {
+            b.iter(|| render::render_png(black_box(&view)).unwrap())
+        });
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,178 @@
+//! Writes sample boards to a folder, to look at what the renderer draws for figures no
+//! variant uses yet: `cargo run -p render --example gallery -- out/`.
+
+use std::sync::Arc;
+
+use engine::board::{Board, SquareBoard, Wrap};
+use engine::chess::{Role, Seat};
+use engine::view::{Figure, Layer, Marker, Placed, View, Viewer};
+
+fn view(board: Arc<Board>, bottom: Seat, figures: Vec<Placed>, players: &[&str]) -> View {
+    View {
+        variant: "gallery",
+        board,
+        viewer: Viewer::Seat(bottom),
+        bottom,
+        figures,
+        last_move: vec![],
+        checks: vec![],
+        to_act: vec![bottom],
+        players: players.iter().map(|p| p.to_string()).collect(),
+        move_number: 7,
+        status: format!("{} to move", bottom.colour_name()),
+    }
+}
+
+fn main() {
+    let dir = std::path::PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "out".into()));
+    std::fs::create_dir_all(&dir).expect("the output folder can be made");
+    let save = |name: &str, v: &View| {
+        let path = dir.join(name);
+        std::fs::write(&path, render::render_png(v).unwrap()).unwrap();
+        println!("{}", path.display());
+    };
+
+    // Checkers: men, kings, numbers, stacks.
+    let board = Arc::new(SquareBoard::new(8, 8).seats_facing(&[0, 2]).build());
+    let c = |l: &str| board.cell(l).unwrap();
+    let mut figures = Vec::new();
+    for (i, l) in ["a1", "c1", "e1", "g1", "b2", "d2"].iter().enumerate() {
+        let mut p = Placed::new(c(l), Seat(0), Figure::Man);
+        p.number = Some(i as u8 + 7);
+        figures.push(p);
+    }
+    figures.push(Placed::new(c("f2"), Seat(0), Figure::CheckersKing));
+    for l in ["b8", "d8", "f8", "h8", "a7", "c7"] {
+        figures.push(Placed::new(c(l), Seat(1), Figure::Man));
+    }
+    figures.push(Placed::new(c("e7"), Seat(1), Figure::CheckersKing));
+    let layers = |v: &[(u8, bool)]| {
+        Figure::Stack(
+            v.iter()
+                .map(|&(a, k)| Layer {
+                    army: Seat(a),
+                    king: k,
+                })
+                .collect(),
+        )
+    };
+    figures.push(Placed::new(
+        c("d4"),
+        Seat(1),
+        layers(&[(0, false), (0, true), (1, false)]),
+    ));
+    figures.push(Placed::new(
+        c("f4"),
+        Seat(0),
+        layers(&[(1, false), (0, false)]),
+    ));
+    figures.push(Placed::new(
+        c("e5"),
+        Seat(0),
+        layers(&[
+            (1, false),
+            (1, false),
+            (1, true),
+            (0, false),
+            (0, false),
+            (0, true),
+        ]),
+    ));
+    save(
+        "checkers.png",
+        &view(board.clone(), Seat(0), figures, &["alice", "bob"]),
+    );
+
+    // Chess Kit markers.
+    let mut figures = Vec::new();
+    let mut zombie = Placed::new(c("c3"), Seat(0), Figure::Chess(Role::Pawn));
+    zombie.markers = vec![Marker::ZombieCoin];
+    let mut tar = Placed::new(c("e4"), Seat(1), Figure::Chess(Role::Knight));
+    tar.markers = vec![Marker::Tar];
+    let mut adrenaline = Placed::new(c("f5"), Seat(0), Figure::Chess(Role::Bishop));
+    adrenaline.markers = vec![Marker::Adrenaline(3)];
+    let mut mirror = Placed::new(c("b6"), Seat(1), Figure::Chess(Role::Rook));
+    mirror.markers = vec![Marker::MirrorSide];
+    figures.extend([zombie, tar, adrenaline, mirror]);
+    save(
+        "markers.png",
+        &view(board.clone(), Seat(1), figures, &["White", "Black"]),
+    );
+
+    // Four armies on 12x12 with cut corners, from seat 2 (facing right).
+    let big = Arc::new(
+        SquareBoard::new(12, 12)
+            .cut_corners(3)
+            .seats_facing(&[0, 1, 2, 3])
+            .build(),
+    );
+    let b = |l: &str| big.cell(l).unwrap();
+    let back = [
+        Role::Rook,
+        Role::Knight,
+        Role::Bishop,
+        Role::Queen,
+        Role::King,
+        Role::Bishop,
+    ];
+    let mut figures = Vec::new();
+    for (i, role) in back.iter().enumerate() {
+        let f = (b'd' + i as u8) as char;
+        figures.push(Placed::new(
+            b(&format!("{f}1")),
+            Seat(0),
+            Figure::Chess(*role),
+        ));
+        figures.push(Placed::new(
+            b(&format!("{f}2")),
+            Seat(0),
+            Figure::Chess(Role::Pawn),
+        ));
+        figures.push(Placed::new(
+            b(&format!("{f}12")),
+            Seat(2),
+            Figure::Chess(*role),
+        ));
+        figures.push(Placed::new(
+            b(&format!("{f}11")),
+            Seat(2),
+            Figure::Chess(Role::Pawn),
+        ));
+        figures.push(Placed::new(
+            b(&format!("a{}", i + 4)),
+            Seat(1),
+            Figure::Chess(*role),
+        ));
+        figures.push(Placed::new(
+            b(&format!("b{}", i + 4)),
+            Seat(1),
+            Figure::Chess(Role::Pawn),
+        ));
+        figures.push(Placed::new(
+            b(&format!("l{}", i + 4)),
+            Seat(3),
+            Figure::Chess(*role),
+        ));
+        figures.push(Placed::new(
+            b(&format!("k{}", i + 4)),
+            Seat(3),
+            Figure::Chess(Role::Pawn),
+        ));
+    }
+    save(
+        "four-armies.png",
+        &view(big, Seat(1), figures, &["ann", "ben", "cat", "dan"]),
+    );
+
+    // A cylinder and a torus.
+    for (name, wrap) in [("cylinder.png", Wrap::Files), ("torus.png", Wrap::Both)] {
+        let board = Arc::new(
+            SquareBoard::new(8, 8)
+                .wrap(wrap)
+                .seats_facing(&[0, 2])
+                .build(),
+        );
+        let figures = vec![Placed::new(board.cell("a3").unwrap(), Seat(0), Figure::Man)];
+        save(name, &view(board, Seat(0), figures, &["White", "Black"]));
+    }
+}

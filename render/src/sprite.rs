@@ -1,0 +1,414 @@
+//! Sprites: small RGBA images prepared once per kind, colour and size, then only blitted.
+//! Glyphs come from DejaVu Sans (shipped by the `dejavu` crate): its chess symbols for the
+//! pieces, its letters and digits for text.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
+use engine::chess::Role;
+use image::RgbImage;
+
+use crate::palette::{self, Rgb8};
+
+/// An RGBA image with straight alpha.
+#[derive(Debug)]
+pub struct Sprite {
+    pub width: u32,
+    pub height: u32,
+    pub pixels: Vec<[u8; 4]>,
+}
+
+impl Sprite {
+    fn blank(width: u32, height: u32) -> Sprite {
+        Sprite {
+            width,
+            height,
+            pixels: vec![[0; 4]; (width * height) as usize],
+        }
+    }
+
+    /// Draws the sprite centred on (cx, cy).
+    pub fn draw_centred(&self, img: &mut RgbImage, cx: f32, cy: f32) {
+        let x0 = (cx - self.width as f32 / 2.0).round() as i32;
+        let y0 = (cy - self.height as f32 / 2.0).round() as i32;
+        self.draw_at(img, x0, y0);
+    }
+
+    /// Draws the sprite with its top-left corner at (x0, y0).
+    pub fn draw_at(&self, img: &mut RgbImage, x0: i32, y0: i32) {
+        let (iw, ih) = (img.width() as i32, img.height() as i32);
+        for sy in 0..self.height as i32 {
+            let y = y0 + sy;
+            if y < 0 || y >= ih {
+                continue;
+            }
+            for sx in 0..self.width as i32 {
+                let x = x0 + sx;
+                if x < 0 || x >= iw {
+                    continue;
+                }
+                let [r, g, b, a] = self.pixels[(sy as u32 * self.width + sx as u32) as usize];
+                if a == 0 {
+                    continue;
+                }
+                let dst = img.get_pixel_mut(x as u32, y as u32);
+                if a == 255 {
+                    dst.0 = [r, g, b];
+                } else {
+                    let t = a as f32 / 255.0;
+                    dst.0 = palette::mix(dst.0, [r, g, b], t);
+                }
+            }
+        }
+    }
+}
+
+pub(crate) fn font() -> &'static FontRef<'static> {
+    static FONT: OnceLock<FontRef<'static>> = OnceLock::new();
+    FONT.get_or_init(|| {
+        FontRef::try_from_slice(dejavu::sans::regular()).expect("DejaVu Sans loads")
+    })
+}
+
+pub(crate) fn bold_font() -> &'static FontRef<'static> {
+    static FONT: OnceLock<FontRef<'static>> = OnceLock::new();
+    FONT.get_or_init(|| {
+        FontRef::try_from_slice(dejavu::sans::bold()).expect("DejaVu Sans Bold loads")
+    })
+}
+
+/// Coverage (0..=1) of one glyph, cropped to its ink, with its placement.
+pub(crate) struct Coverage {
+    pub width: u32,
+    pub height: u32,
+    /// Offset of the ink from the pen position (left) and from the baseline (top, negative up).
+    pub left: i32,
+    pub top: i32,
+    pub advance: f32,
+    pub values: Vec<f32>,
+}
+
+pub(crate) fn rasterize(font: &FontRef<'static>, c: char, size: f32) -> Coverage {
+    let scaled = font.as_scaled(PxScale::from(size));
+    let id = font.glyph_id(c);
+    let advance = scaled.h_advance(id);
+    let glyph = id.with_scale_and_position(PxScale::from(size), ab_glyph::point(0.0, 0.0));
+    match font.outline_glyph(glyph) {
+        Some(outlined) => {
+            let b = outlined.px_bounds();
+            let (w, h) = (b.width().ceil() as u32, b.height().ceil() as u32);
+            let mut values = vec![0.0; (w * h) as usize];
+            outlined.draw(|x, y, v| {
+                if x < w && y < h {
+                    values[(y * w + x) as usize] = v.clamp(0.0, 1.0);
+                }
+            });
+            Coverage {
+                width: w,
+                height: h,
+                left: b.min.x.floor() as i32,
+                top: b.min.y.floor() as i32,
+                advance,
+                values,
+            }
+        }
+        None => Coverage {
+            width: 0,
+            height: 0,
+            left: 0,
+            top: 0,
+            advance,
+            values: Vec::new(),
+        },
+    }
+}
+
+/// What a cached sprite shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Kind {
+    Chess(Role),
+    Man,
+    King,
+    /// One disc of a stack, seen from the side.
+    Disc {
+        king: bool,
+    },
+    ZombieCoin,
+    Tar,
+    Badge,
+    Mirror,
+}
+
+/// Sprites are kept per kind, army colour and size.
+pub(crate) fn sprite(kind: Kind, army: usize, size: u32) -> Arc<Sprite> {
+    type Cache = Mutex<HashMap<(Kind, usize, u32), Arc<Sprite>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let key = (kind, army, size);
+    if let Some(s) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return s.clone();
+    }
+    let colours = palette::army(army);
+    let made = Arc::new(match kind {
+        Kind::Chess(role) => chess_piece(role, colours.fill, colours.stroke, size),
+        Kind::Man => checker(colours.fill, size, false),
+        Kind::King => checker(colours.fill, size, true),
+        Kind::Disc { king } => disc(colours.fill, king, size),
+        Kind::ZombieCoin => token(palette::GOLD, Some('Z'), size),
+        Kind::Tar => token(palette::TAR, None, size),
+        Kind::Badge => token(palette::ADRENALINE, None, size),
+        Kind::Mirror => mirror(size),
+    });
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, made.clone());
+    made
+}
+
+/// A chess piece: the outline glyph's strokes over its solid silhouette.
+fn chess_piece(role: Role, fill: Rgb8, stroke: Rgb8, size: u32) -> Sprite {
+    let glyph = match role {
+        Role::King => '\u{2654}',
+        Role::Queen => '\u{2655}',
+        Role::Rook => '\u{2656}',
+        Role::Bishop => '\u{2657}',
+        Role::Knight => '\u{2658}',
+        Role::Pawn => '\u{2659}',
+    };
+    let cov = rasterize(font(), glyph, size as f32 * 1.08);
+    let mut s = Sprite::blank(size, size);
+    let ox = (size as i32 - cov.width as i32) / 2;
+    let oy = (size as i32 - cov.height as i32) / 2;
+    let at = |x: i32, y: i32| -> f32 {
+        let (gx, gy) = (x - ox, y - oy);
+        if gx < 0 || gy < 0 || gx >= cov.width as i32 || gy >= cov.height as i32 {
+            0.0
+        } else {
+            cov.values[(gy as u32 * cov.width + gx as u32) as usize]
+        }
+    };
+    // Everything not reachable from the border without crossing ink is the body.
+    let n = size as i32;
+    let mut outside = vec![false; (size * size) as usize];
+    let mut stack: Vec<(i32, i32)> = Vec::new();
+    for i in 0..n {
+        stack.extend([(i, 0), (i, n - 1), (0, i), (n - 1, i)]);
+    }
+    while let Some((x, y)) = stack.pop() {
+        if x < 0 || y < 0 || x >= n || y >= n {
+            continue;
+        }
+        let idx = (y * n + x) as usize;
+        // Thin strokes at small sizes can leave a hairline gap; treating anything next to
+        // solid ink as ink keeps the fill from leaking into the body.
+        let ink = at(x, y) > 0.1
+            || [(1, 0), (-1, 0), (0, 1), (0, -1)]
+                .iter()
+                .any(|(dx, dy)| at(x + dx, y + dy) > 0.5);
+        if outside[idx] || ink {
+            continue;
+        }
+        outside[idx] = true;
+        stack.extend([(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]);
+    }
+    for y in 0..n {
+        for x in 0..n {
+            let c = at(x, y);
+            let idx = (y * n + x) as usize;
+            s.pixels[idx] = if !outside[idx] {
+                let [r, g, b] = palette::mix(fill, stroke, c);
+                [r, g, b, 255]
+            } else if c > 0.0 {
+                [stroke[0], stroke[1], stroke[2], (c * 255.0) as u8]
+            } else {
+                [0; 4]
+            };
+        }
+    }
+    s
+}
+
+/// Fills a sprite by sampling `shade(x, y)`, with x and y running from -1 to 1 across the
+/// sprite's width and height, 4x4 times per pixel for smooth edges.
+fn sample(size_w: u32, size_h: u32, shade: impl Fn(f32, f32) -> Option<Rgb8>) -> Sprite {
+    let mut s = Sprite::blank(size_w, size_h);
+    let (hw, hh) = (size_w as f32 / 2.0, size_h as f32 / 2.0);
+    for y in 0..size_h {
+        for x in 0..size_w {
+            let (mut acc, mut hits) = ([0.0f32; 3], 0);
+            for sy in 0..4 {
+                for sx in 0..4 {
+                    let px = (x as f32 + (sx as f32 + 0.5) / 4.0 - hw) / hw;
+                    let py = (y as f32 + (sy as f32 + 0.5) / 4.0 - hh) / hh;
+                    if let Some(c) = shade(px, py) {
+                        for k in 0..3 {
+                            acc[k] += c[k] as f32;
+                        }
+                        hits += 1;
+                    }
+                }
+            }
+            if hits > 0 {
+                let n = hits as f32;
+                s.pixels[(y * size_w + x) as usize] = [
+                    (acc[0] / n) as u8,
+                    (acc[1] / n) as u8,
+                    (acc[2] / n) as u8,
+                    (hits * 255 / 16) as u8,
+                ];
+            }
+        }
+    }
+    s
+}
+
+/// A checkers man from above: a disc with a rim and an inner ring; a king wears a crown.
+fn checker(fill: Rgb8, size: u32, king: bool) -> Sprite {
+    let rim = palette::darker(fill);
+    let ring = if palette::is_light(fill) {
+        palette::mix(fill, [0, 0, 0], 0.2)
+    } else {
+        palette::mix(fill, [255, 255, 255], 0.25)
+    };
+    let mut s = sample(size, size, |x, y| {
+        let r = x.hypot(y);
+        if r > 0.92 {
+            None
+        } else if r > 0.80 {
+            Some(rim)
+        } else if (0.58..0.64).contains(&r) {
+            Some(ring)
+        } else {
+            Some(fill)
+        }
+    });
+    if king {
+        let crown = chess_piece(Role::Queen, palette::GOLD, palette::INK, size * 11 / 20);
+        overlay(&mut s, &crown);
+    }
+    s
+}
+
+/// Height of a stack disc sprite for a given width.
+pub(crate) fn disc_height(width: u32) -> u32 {
+    (width * 9 / 20).max(8)
+}
+
+/// One checker of a stack seen from the side and a little above: its top face as an ellipse
+/// over its edge. A king's edge is gold.
+fn disc(fill: Rgb8, king: bool, width: u32) -> Sprite {
+    let height = disc_height(width);
+    let edge = if king {
+        palette::GOLD
+    } else {
+        palette::darker(fill)
+    };
+    let outline = palette::mix(edge, [0, 0, 0], 0.4);
+    // In sprite units (-1..1 both ways): the top face is an ellipse centred at y = -0.35,
+    // the edge runs down to an ellipse centred at y = +0.35.
+    let (ry, top_c, bottom_c) = (0.62, -0.36, 0.36);
+    sample(width, height, |x, y| {
+        let in_top = x * x + ((y - top_c) / ry).powi(2) <= 1.0;
+        let in_bottom = x * x + ((y - bottom_c) / ry).powi(2) <= 1.0;
+        let in_side = x.abs() <= 1.0 && y >= top_c && y <= bottom_c;
+        if !(in_top || in_bottom || in_side) {
+            return None;
+        }
+        let top_rim = x * x + ((y - top_c) / ry).powi(2) > 0.8;
+        if in_top && !top_rim {
+            Some(fill)
+        } else if in_top {
+            Some(outline)
+        } else {
+            Some(edge)
+        }
+    })
+}
+
+/// A small round token, optionally with a letter.
+fn token(colour: Rgb8, letter: Option<char>, size: u32) -> Sprite {
+    let rim = palette::darker(colour);
+    let mut s = sample(size, size, |x, y| {
+        let r = x.hypot(y);
+        if r > 0.95 {
+            None
+        } else if r > 0.78 {
+            Some(rim)
+        } else if colour == palette::TAR && (x + 0.3).hypot(y + 0.3) < 0.22 {
+            Some([0x70, 0x70, 0x70])
+        } else {
+            Some(colour)
+        }
+    });
+    if let Some(letter) = letter {
+        let cov = rasterize(bold_font(), letter, size as f32 * 0.62);
+        let ink = if palette::is_light(colour) {
+            palette::INK
+        } else {
+            palette::PAPER
+        };
+        let ox = (size as i32 - cov.width as i32) / 2;
+        let oy = (size as i32 - cov.height as i32) / 2;
+        stamp(&mut s, &cov, ox, oy, ink);
+    }
+    s
+}
+
+/// A mirror-side marker: a silver checker crossed by a diagonal.
+fn mirror(size: u32) -> Sprite {
+    let rim = palette::darker(palette::MIRROR);
+    sample(size, size, |x, y| {
+        let r = x.hypot(y);
+        if r > 0.95 {
+            None
+        } else if r > 0.78 || (x + y).abs() < 0.16 {
+            Some(rim)
+        } else {
+            Some(palette::MIRROR)
+        }
+    })
+}
+
+/// Draws coverage onto a sprite in one colour.
+pub(crate) fn stamp(s: &mut Sprite, cov: &Coverage, ox: i32, oy: i32, ink: Rgb8) {
+    for gy in 0..cov.height as i32 {
+        for gx in 0..cov.width as i32 {
+            let (x, y) = (ox + gx, oy + gy);
+            if x < 0 || y < 0 || x >= s.width as i32 || y >= s.height as i32 {
+                continue;
+            }
+            let c = cov.values[(gy as u32 * cov.width + gx as u32) as usize];
+            if c <= 0.0 {
+                continue;
+            }
+            let p = &mut s.pixels[(y as u32 * s.width + x as u32) as usize];
+            let base = [p[0], p[1], p[2]];
+            let [r, g, b] = if p[3] == 0 {
+                ink
+            } else {
+                palette::mix(base, ink, c)
+            };
+            let a = (p[3] as f32).max(c * 255.0) as u8;
+            *p = [r, g, b, a];
+        }
+    }
+}
+
+/// Draws `top` centred over `base` (same or smaller size).
+fn overlay(base: &mut Sprite, top: &Sprite) {
+    let ox = (base.width - top.width) / 2;
+    let oy = (base.height - top.height) / 2;
+    for y in 0..top.height {
+        for x in 0..top.width {
+            let [r, g, b, a] = top.pixels[(y * top.width + x) as usize];
+            if a == 0 {
+                continue;
+            }
+            let p = &mut base.pixels[((y + oy) * base.width + x + ox) as usize];
+            let mixed = palette::mix([p[0], p[1], p[2]], [r, g, b], a as f32 / 255.0);
+            *p = [mixed[0], mixed[1], mixed[2], p[3].max(a)];
+        }
+    }
+}

@@ -1,0 +1,335 @@
+//! What is drawn where: cell colours at cell centres, figures on their cells, the viewer's side
+//! at the bottom, holes left empty, wrap hints, markers, stacks and image limits.
+
+use std::sync::Arc;
+
+use engine::board::{Board, Cell, SquareBoard, Wrap};
+use engine::chess::{Role, Seat};
+use engine::game::Options;
+use engine::registry;
+use engine::view::{Figure, Layer, Marker, Placed, View, Viewer};
+use image::RgbImage;
+use render::palette::{self, Rgb8};
+
+fn close(a: Rgb8, b: Rgb8, tolerance: i32) -> bool {
+    a.iter()
+        .zip(b)
+        .all(|(x, y)| (*x as i32 - y as i32).abs() <= tolerance)
+}
+
+/// How many pixels of `colour` lie in the middle 60% of a cell.
+fn count_in_cell(img: &RgbImage, view: &View, cell: Cell, colour: Rgb8) -> usize {
+    let layout = render::layout(view);
+    let (cx, cy) = layout.cell_centre(cell);
+    let r = (layout.scale * 0.3) as i32;
+    let mut n = 0;
+    for y in (cy as i32 - r)..(cy as i32 + r) {
+        for x in (cx as i32 - r)..(cx as i32 + r) {
+            if close(img.get_pixel(x as u32, y as u32).0, colour, 6) {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+fn pixel(img: &RgbImage, p: (f32, f32)) -> Rgb8 {
+    img.get_pixel(p.0 as u32, p.1 as u32).0
+}
+
+fn chess_view(fen: Option<&str>, viewer: Viewer) -> View {
+    let chess = registry::variant("chess").unwrap();
+    let mut options = Options::new();
+    if let Some(fen) = fen {
+        options.set("fen", fen);
+    }
+    let state = chess.setup(&options, 2, 0).unwrap();
+    chess.view(&state, viewer).unwrap()
+}
+
+fn synthetic(board: Arc<Board>, bottom: Seat, figures: Vec<Placed>) -> View {
+    let players = (0..board.frame_count())
+        .map(|s| Seat(s as u8).colour_name())
+        .collect();
+    View {
+        variant: "test",
+        board,
+        viewer: Viewer::Seat(bottom),
+        bottom,
+        figures,
+        last_move: vec![],
+        checks: vec![],
+        to_act: vec![Seat(0)],
+        players,
+        move_number: 1,
+        status: "White to move".into(),
+    }
+}
+
+#[test]
+fn empty_cells_show_their_shade_and_pieces_their_army() {
+    let view = chess_view(None, Viewer::Spectator);
+    let img = render::render_image(&view);
+    let layout = render::layout(&view);
+    let board = &view.board;
+    let white = render::army_colours(0).fill;
+    let black = render::army_colours(1).fill;
+    for cell in board.cells() {
+        let centre = pixel(&img, layout.cell_centre(cell));
+        let label = board.label(cell);
+        let rank = label[1..].parse::<u32>().unwrap();
+        match rank {
+            3..=6 => {
+                let want = match board.shade(cell) {
+                    engine::board::Shade::Light => palette::LIGHT_CELL,
+                    engine::board::Shade::Dark => palette::DARK_CELL,
+                };
+                assert_eq!(centre, want, "{label} is an empty square");
+                assert_eq!(count_in_cell(&img, &view, cell, white), 0, "{label}");
+            }
+            1 | 2 => assert!(
+                count_in_cell(&img, &view, cell, white) > 40,
+                "white piece on {label}"
+            ),
+            _ => assert!(
+                count_in_cell(&img, &view, cell, black) > 40,
+                "black piece on {label}"
+            ),
+        }
+    }
+    assert!(
+        layout.width >= 400 && layout.width <= 1200,
+        "width {}",
+        layout.width
+    );
+    let png = render::encode(&img).unwrap();
+    assert!(png.len() < 400 * 1024, "{} bytes", png.len());
+}
+
+#[test]
+fn each_player_sees_their_own_side_at_the_bottom() {
+    let white = chess_view(None, Viewer::Seat(Seat::WHITE));
+    let black = chess_view(None, Viewer::Seat(Seat::BLACK));
+    let a1 = white.board.cell("a1").unwrap();
+    let (lw, lb) = (render::layout(&white), render::layout(&black));
+    let (wx, wy) = lw.cell_centre(a1);
+    let (bx, by) = lb.cell_centre(a1);
+    assert!(
+        wx < lw.width as f32 / 2.0 && wy > lw.height as f32 / 2.0,
+        "a1 bottom left for White"
+    );
+    assert!(
+        bx > lb.width as f32 / 2.0 && by < lb.height as f32 / 2.0,
+        "a1 top right for Black"
+    );
+    // The black pieces are at the bottom of Black's picture.
+    let img = render::render_image(&black);
+    let bottom_left = black.board.cell("h8").unwrap();
+    let (x, y) = lb.cell_centre(bottom_left);
+    assert!(x < lb.width as f32 / 2.0 && y > lb.height as f32 / 2.0);
+    assert!(count_in_cell(&img, &black, bottom_left, render::army_colours(1).fill) > 40);
+}
+
+#[test]
+fn last_move_and_check_are_highlighted() {
+    let chess = registry::variant("chess").unwrap();
+    let mut state = chess.setup(&Options::new(), 2, 0).unwrap();
+    for m in ["f3", "e5", "g4", "Qh4#"] {
+        let seat = chess.prompts(&state).unwrap()[0].seat;
+        chess.play(&mut state, seat, m).unwrap();
+    }
+    let view = chess.view(&state, Viewer::Spectator).unwrap();
+    let img = render::render_image(&view);
+    let layout = render::layout(&view);
+    let d8 = view.board.cell("d8").unwrap();
+    let e1 = view.board.cell("e1").unwrap();
+    // The corner of each highlighted square carries the tint (the piece covers the middle).
+    let corner = |cell: Cell| {
+        let (cx, cy) = layout.cell_centre(cell);
+        pixel(&img, (cx - layout.scale * 0.45, cy - layout.scale * 0.45))
+    };
+    let base = |cell: Cell| match view.board.shade(cell) {
+        engine::board::Shade::Light => palette::LIGHT_CELL,
+        engine::board::Shade::Dark => palette::DARK_CELL,
+    };
+    let h4 = view.board.cell("h4").unwrap();
+    for cell in [d8, h4] {
+        assert_eq!(
+            corner(cell),
+            palette::mix(base(cell), palette::LAST_MOVE, 0.5)
+        );
+    }
+    assert_eq!(corner(e1), palette::mix(base(e1), palette::CHECK, 0.65));
+    let a3 = view.board.cell("a3").unwrap();
+    assert_eq!(corner(a3), base(a3), "other squares are plain");
+}
+
+#[test]
+fn four_seats_on_twelve_by_twelve_each_see_their_edge_at_the_bottom() {
+    let board = Arc::new(
+        SquareBoard::new(12, 12)
+            .cut_corners(3)
+            .seats_facing(&[0, 1, 2, 3])
+            .build(),
+    );
+    let d1 = board.cell("d1").unwrap();
+    let a4 = board.cell("a4").unwrap();
+    for (seat, home) in [(0u8, d1), (1, a4)] {
+        let view = synthetic(
+            board.clone(),
+            Seat(seat),
+            vec![Placed::new(home, Seat(seat), Figure::Chess(Role::King))],
+        );
+        let layout = render::layout(&view);
+        let (_, y) = layout.cell_centre(home);
+        assert!(
+            y > layout.board_rect.3 - layout.scale,
+            "seat {seat}'s edge is at the bottom"
+        );
+        let img = render::render_image(&view);
+        assert!(count_in_cell(&img, &view, home, render::army_colours(seat as usize).fill) > 20);
+        // The cut corner is left in the background colour.
+        let corner = layout.to_px([1.5, 1.5]);
+        assert_eq!(pixel(&img, corner), palette::BACKGROUND);
+        assert!(layout.width <= 1200 && layout.width >= 400);
+    }
+}
+
+#[test]
+fn wrapped_edges_show_a_hint_and_flat_ones_do_not() {
+    let count_hint = |wrap: Wrap| {
+        let board = Arc::new(
+            SquareBoard::new(8, 8)
+                .wrap(wrap)
+                .seats_facing(&[0, 2])
+                .build(),
+        );
+        let view = synthetic(board, Seat(0), vec![]);
+        let img = render::render_image(&view);
+        let layout = render::layout(&view);
+        let (left, top, right, bottom) = layout.board_rect;
+        let mut sides = [0; 4];
+        for (x, y, p) in img.enumerate_pixels() {
+            if p.0 == palette::WRAP_HINT {
+                let (x, y) = (x as f32, y as f32);
+                if x < left {
+                    sides[0] += 1;
+                } else if x > right {
+                    sides[1] += 1;
+                } else if y < top {
+                    sides[2] += 1;
+                } else if y > bottom {
+                    sides[3] += 1;
+                }
+            }
+        }
+        sides
+    };
+    assert_eq!(count_hint(Wrap::None), [0, 0, 0, 0]);
+    let cylinder = count_hint(Wrap::Files);
+    assert!(
+        cylinder[0] > 50 && cylinder[1] > 50 && cylinder[2] == 0 && cylinder[3] == 0,
+        "{cylinder:?}"
+    );
+    let torus = count_hint(Wrap::Both);
+    assert!(torus.iter().all(|n| *n > 50), "{torus:?}");
+}
+
+#[test]
+fn checkers_stacks_numbers_and_markers_are_drawn() {
+    let board = Arc::new(SquareBoard::new(8, 8).seats_facing(&[0, 2]).build());
+    let c = |l: &str| board.cell(l).unwrap();
+    let mut numbered = Placed::new(c("b2"), Seat(0), Figure::Man);
+    numbered.number = Some(11);
+    let mut zombie = Placed::new(c("d4"), Seat(1), Figure::Chess(Role::Knight));
+    zombie.markers = vec![
+        Marker::ZombieCoin,
+        Marker::Tar,
+        Marker::Adrenaline(3),
+        Marker::MirrorSide,
+    ];
+    let stack = Placed::new(
+        c("f6"),
+        Seat(1),
+        Figure::Stack(vec![
+            Layer {
+                army: Seat(0),
+                king: false,
+            },
+            Layer {
+                army: Seat(0),
+                king: true,
+            },
+            Layer {
+                army: Seat(1),
+                king: false,
+            },
+        ]),
+    );
+    let king = Placed::new(c("h8"), Seat(1), Figure::CheckersKing);
+    let view = synthetic(board.clone(), Seat(0), vec![numbered, zombie, stack, king]);
+    let img = render::render_image(&view);
+    let (white, black) = (render::army_colours(0).fill, render::army_colours(1).fill);
+    assert!(count_in_cell(&img, &view, c("b2"), white) > 100, "the man");
+    assert!(
+        count_in_cell(&img, &view, c("b2"), palette::INK) > 3,
+        "its number"
+    );
+    let layout = render::layout(&view);
+    let (cx, cy) = layout.cell_centre(c("d4"));
+    let near = |dx: f32, dy: f32, colour: Rgb8| {
+        let r = layout.scale * 0.08;
+        let (x0, y0) = (cx + dx * layout.scale, cy + dy * layout.scale);
+        (-2..=2).any(|i| {
+            (-2..=2).any(|j| {
+                close(
+                    pixel(&img, (x0 + i as f32 * r / 2.0, y0 + j as f32 * r / 2.0)),
+                    colour,
+                    8,
+                )
+            })
+        })
+    };
+    assert!(near(-0.33, -0.33, palette::GOLD), "zombie coin top left");
+    assert!(near(-0.33, 0.33, palette::TAR), "tar bottom left");
+    assert!(
+        near(0.33, -0.33, palette::ADRENALINE),
+        "adrenaline badge top right"
+    );
+    assert!(
+        near(0.33, 0.33, palette::MIRROR),
+        "mirror marker bottom right"
+    );
+    // The stack shows its top checker's face, the edges of those under it in their owners'
+    // (darker) colours, and the gold edge of the king inside.
+    assert!(
+        count_in_cell(&img, &view, c("f6"), black) > 20,
+        "black top face"
+    );
+    assert!(
+        count_in_cell(&img, &view, c("f6"), palette::darker(white)) > 20,
+        "white edges below"
+    );
+    assert!(count_in_cell(&img, &view, c("f6"), palette::GOLD) > 5);
+    // The checkers king wears a gold crown.
+    assert!(count_in_cell(&img, &view, c("h8"), palette::GOLD) > 20);
+}
+
+#[test]
+fn caption_names_players_and_state() {
+    let mut view = chess_view(None, Viewer::Spectator);
+    let plain = render::render_image(&view);
+    view.players = vec![
+        "alice".into(),
+        "a very long name that will not fit in the caption at all, not at all".into(),
+    ];
+    let named = render::render_image(&view);
+    let layout = render::layout(&view);
+    let top = layout.board_rect.1 as u32;
+    let differs =
+        (0..top).any(|y| (0..layout.width).any(|x| plain.get_pixel(x, y) != named.get_pixel(x, y)));
+    assert!(differs, "names appear in the caption");
+    let board_same = (top..layout.height)
+        .all(|y| (0..layout.width).all(|x| plain.get_pixel(x, y) == named.get_pixel(x, y)));
+    assert!(board_same, "names never spill onto the board");
+}
