@@ -167,6 +167,15 @@ pub(crate) fn sprite(kind: Kind, army: usize, size: u32) -> Arc<Sprite> {
     made
 }
 
+/// The font size at which the king's glyph is 88% of a sprite of `size` pixels tall; all
+/// pieces use it, so their relative sizes stay as the font designed them.
+fn chess_font_size(size: u32) -> f32 {
+    const PROBE: f32 = 100.0;
+    static KING_HEIGHT: OnceLock<f32> = OnceLock::new();
+    let h = *KING_HEIGHT.get_or_init(|| rasterize(font(), '\u{2654}', PROBE).height.max(1) as f32);
+    PROBE * size as f32 * 0.88 / h
+}
+
 /// A chess piece: the outline glyph's strokes over its solid silhouette.
 fn chess_piece(role: Role, fill: Rgb8, stroke: Rgb8, size: u32) -> Sprite {
     let glyph = match role {
@@ -177,7 +186,7 @@ fn chess_piece(role: Role, fill: Rgb8, stroke: Rgb8, size: u32) -> Sprite {
         Role::Knight => '\u{2658}',
         Role::Pawn => '\u{2659}',
     };
-    let cov = rasterize(font(), glyph, size as f32 * 1.08);
+    let cov = rasterize(font(), glyph, chess_font_size(size));
     let mut s = Sprite::blank(size, size);
     let ox = (size as i32 - cov.width as i32) / 2;
     let oy = (size as i32 - cov.height as i32) / 2;
