@@ -1,22 +1,53 @@
 //! Command-line parsing and the developer commands.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
+
+use tokio::io::AsyncBufReadExt;
+
+use crate::console::{Console, Printer};
+use crate::service::{Service, SystemClock};
+use crate::store::Store;
 
 use clap::{Parser, Subcommand};
 use engine::game::Options;
 use engine::registry;
 
 /// Rookery: chess and checkers variants, played together on Discord.
+///
+/// Without a subcommand, Rookery runs as a Discord bot when DISCORD_TOKEN is set, and as the
+/// local console otherwise.
 #[derive(Debug, Parser)]
 #[command(name = "rookery", version, about)]
 pub struct Cli {
+    /// The SQLite database file (created if missing).
+    #[arg(long, env = "ROOKERY_DB", default_value = "rookery.db", global = true)]
+    pub db: PathBuf,
+    /// The Discord bot token; without it Rookery runs the local console.
+    #[arg(long, env = "DISCORD_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+    /// A server (guild) id to register commands in instantly while developing.
+    #[arg(long, env = "ROOKERY_GUILD")]
+    pub guild: Option<u64>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Play locally: read `@user /command args` lines, print what everyone would see.
+    Local {
+        /// Where board images are written.
+        #[arg(long, default_value = "rookery-images")]
+        out: PathBuf,
+        /// Users whose direct messages count as closed (to try the /inbox fallback).
+        #[arg(long = "closed-dms", value_delimiter = ',')]
+        closed_dms: Vec<String>,
+    },
+    /// Run the Discord bot (needs DISCORD_TOKEN).
+    Discord,
     /// Count the leaves of the legal move tree of a variant (perft), to test its move generator.
     Perft {
         /// The variant id, as in /variants (chess, chess960, ...).
@@ -56,9 +87,87 @@ pub enum Command {
     },
 }
 
+/// Runs the binary: logs, then the chosen command.
+pub fn main(cli: Cli) -> Result<(), String> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,bot=info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    run(cli, &mut stdout.lock(), &mut stderr.lock())
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("could not start the async runtime: {e}"))
+}
+
+async fn open_service(db: &std::path::Path) -> Result<Service, String> {
+    let store = Store::open(db)
+        .await
+        .map_err(|e| format!("could not open the database {}: {e}", db.display()))?;
+    Ok(Service::new(store, Arc::new(SystemClock)))
+}
+
+/// The local console on standard input and output.
+fn local(db: &std::path::Path, out: PathBuf, closed_dms: Vec<String>) -> Result<(), String> {
+    runtime()?.block_on(async {
+        let service = open_service(db).await?;
+        let printer = Printer::new(
+            Box::new(std::io::stdout()),
+            out,
+            closed_dms.into_iter().collect(),
+        );
+        let console = Console::new(&service, &printer);
+        let interactive = std::io::stdin().is_terminal();
+        if interactive {
+            println!(
+                "Rookery console on {}. Type lines like `@alice /play chess`, `@bob /join 1`, \
+                 `@alice /move e4`; `@you /help` lists the commands; Ctrl-D quits.",
+                db.display()
+            );
+        }
+        // Deliver anything left from an earlier run first.
+        console.settle().await;
+        let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
+        while let Some(line) = lines.next_line().await.map_err(|e| e.to_string())? {
+            if !interactive && !line.trim().is_empty() {
+                printer.echo(line.trim());
+            }
+            console.handle(&line).await;
+        }
+        Ok(())
+    })
+}
+
 /// Runs a parsed command line. Errors are messages for the user.
 pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), String> {
+    let db = cli.db.clone();
     match cli.command {
+        Some(Command::Local { out, closed_dms }) => local(&db, out, closed_dms),
+        Some(Command::Discord) => {
+            let token = cli
+                .token
+                .ok_or("set DISCORD_TOKEN (or --token) to run the Discord bot")?;
+            runtime()?.block_on(async {
+                let service = Arc::new(open_service(&db).await?);
+                crate::discord::run(service, token, cli.guild).await
+            })
+        }
+        None if cli.token.is_some() => {
+            let token = cli.token.unwrap_or_default();
+            runtime()?.block_on(async {
+                let service = Arc::new(open_service(&db).await?);
+                crate::discord::run(service, token, cli.guild).await
+            })
+        }
+        None => local(&db, PathBuf::from("rookery-images"), Vec::new()),
         Some(Command::Perft {
             variant,
             fen,
@@ -72,22 +181,14 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Str
             options,
             seat,
             output,
-        }) => render(&variant, fen.as_deref(), &options, seat.as_deref(), &output, out),
-        None => {
-            writeln!(
-                out,
-                "Rookery's Discord bot and local console are not built yet.\n\
-                 Available now: rookery perft --variant <id> --depth <n> [--fen <FEN>] [--option k=v]... [--divide]\n\
-                 and: rookery render --variant <id> [--fen <FEN>] [--option k=v]... [--seat N] -o <file.png>\n\
-                 Variants: {}",
-                registry::variants()
-                    .iter()
-                    .map(|v| v.info().id)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-            .map_err(|e| e.to_string())
-        }
+        }) => render(
+            &variant,
+            fen.as_deref(),
+            &options,
+            seat.as_deref(),
+            &output,
+            out,
+        ),
     }
 }
 

@@ -1,16 +1,12 @@
-//! The `rookery` binary.
-
-mod cli;
+//! The `rookery` binary: see `bot::cli`.
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let args = cli::Cli::parse();
-    let stdout = std::io::stdout();
-    let stderr = std::io::stderr();
-    match cli::run(args, &mut stdout.lock(), &mut stderr.lock()) {
+    let args = bot::cli::Cli::parse();
+    match bot::cli::main(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("error: {message}");

@@ -1,0 +1,430 @@
+//! The commands players give, independent of any frontend. The console reads them from text;
+//! the Discord layer builds them from slash-command options; both hand them to [`run`].
+
+use engine::registry;
+
+use crate::model::{GameId, Place, Reply, User};
+use crate::service::{DrawChoice, Service, ServiceError};
+
+/// What a user sees when something broke on our side.
+pub const SORRY: &str =
+    "Sorry, something went wrong on Rookery's side. It has been logged; please try again.";
+
+/// One command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Play {
+        variant: String,
+        options: String,
+        players: Option<usize>,
+    },
+    Join {
+        game: Option<GameId>,
+    },
+    Leave {
+        game: Option<GameId>,
+    },
+    Start {
+        game: Option<GameId>,
+    },
+    Abort {
+        game: Option<GameId>,
+    },
+    Move {
+        text: String,
+        game: Option<GameId>,
+    },
+    Board {
+        game: Option<GameId>,
+    },
+    Resign {
+        game: Option<GameId>,
+    },
+    Draw {
+        choice: DrawChoice,
+        game: Option<GameId>,
+    },
+    Games,
+    Variants,
+    Rules {
+        variant: String,
+    },
+    Inbox,
+    Help,
+}
+
+/// Every command with its arguments and what it does, for /help and the Discord descriptions.
+pub const COMMANDS: &[(&str, &str, &str)] = &[
+    (
+        "play",
+        "<variant> [options] [players]",
+        "Start a new game in this channel; it gets its own thread",
+    ),
+    (
+        "join",
+        "[game]",
+        "Take a seat in a game that is waiting for players",
+    ),
+    (
+        "leave",
+        "[game]",
+        "Give up your seat before the game starts",
+    ),
+    (
+        "start",
+        "[game]",
+        "Start your game with the players who have joined",
+    ),
+    ("abort", "[game]", "Call off your game before it starts"),
+    (
+        "move",
+        "<move> [game]",
+        "Make your move (SAN like Nf3 or coordinates like g1f3)",
+    ),
+    ("board", "[game]", "See the board from your side, privately"),
+    ("resign", "[game]", "Resign the game"),
+    (
+        "draw",
+        "[offer|accept|decline] [game]",
+        "Offer a draw, accept one, or decline it",
+    ),
+    ("games", "", "List your games"),
+    ("variants", "", "List the games Rookery plays"),
+    ("rules", "<variant>", "Show the rules and options of a game"),
+    (
+        "inbox",
+        "",
+        "Read direct messages that could not be delivered",
+    ),
+    ("help", "", "How to play with Rookery"),
+];
+
+/// Runs a command for `user`, given in `place`.
+pub async fn run(
+    service: &Service,
+    user: &User,
+    place: &Place,
+    command: Command,
+) -> Result<Reply, ServiceError> {
+    match command {
+        Command::Play {
+            variant,
+            options,
+            players,
+        } => {
+            service
+                .create(user, place, &variant, &options, players)
+                .await
+        }
+        Command::Join { game } => service.join(user, place, game).await,
+        Command::Leave { game } => service.leave(user, place, game).await,
+        Command::Start { game } => service.start(user, place, game).await,
+        Command::Abort { game } => service.abort(user, place, game).await,
+        Command::Move { text, game } => service.act(user, place, game, &text).await,
+        Command::Board { game } => service.board(user, place, game).await,
+        Command::Resign { game } => service.resign(user, place, game).await,
+        Command::Draw { choice, game } => service.draw(user, place, game, choice).await,
+        Command::Games => service.games(user).await,
+        Command::Variants => Ok(Reply::text(variants_text())),
+        Command::Rules { variant } => rules_text(&variant).map(Reply::text),
+        Command::Inbox => service.inbox(user).await,
+        Command::Help => Ok(Reply::text(help_text())),
+    }
+}
+
+/// `/help`.
+pub fn help_text() -> String {
+    let mut out = String::from(
+        "**Rookery** plays chess and checkers variants, one thread per game, at your own pace.\n\
+         Start with /play <variant>; others /join; moves are /move in the game's thread.\n",
+    );
+    for (name, args, what) in COMMANDS {
+        let args = if args.is_empty() {
+            String::new()
+        } else {
+            format!(" {args}")
+        };
+        out.push_str(&format!("/{name}{args}: {what}\n"));
+    }
+    out.push_str(
+        "Options for /play are key=value, for example `days_per_move=2` (default 3; `none` for no clock), \
+         `order=joined` (the creator takes the first seat; by default seats are drawn at random) \
+         or the variant's own (see /rules <variant>).",
+    );
+    out
+}
+
+/// `/variants`.
+pub fn variants_text() -> String {
+    let mut out = String::from("Games you can /play:\n");
+    for v in registry::variants() {
+        let info = v.info();
+        let seats: Vec<String> = info.seat_counts.iter().map(|n| n.to_string()).collect();
+        out.push_str(&format!(
+            "- **{}** (`{}`), {} players\n",
+            info.name,
+            info.id,
+            seats.join("/")
+        ));
+    }
+    out.push_str("Use /rules <variant> for the rules and options.");
+    out
+}
+
+/// `/rules <variant>`.
+pub fn rules_text(variant: &str) -> Result<String, ServiceError> {
+    let game = registry::variant(variant).map_err(|e| ServiceError::Refused(e.to_string()))?;
+    let info = game.info();
+    let mut out = format!(
+        "**{}**: {}\nSource: {}.",
+        info.name, info.rules, info.source
+    );
+    if !info.options.is_empty() {
+        out.push_str("\nOptions:");
+        for o in &info.options {
+            let default = o
+                .default
+                .map(|d| format!(" (default {d})"))
+                .unwrap_or_default();
+            out.push_str(&format!("\n- `{}`: {}{default}", o.key, o.help));
+        }
+    }
+    out.push_str("\n- `days_per_move`: days allowed for each move, or none (default 3)");
+    out.push_str("\n- `order`: random (default) to draw who sits where, or joined to seat players as they joined");
+    Ok(out)
+}
+
+/// Reads a game reference: `12`, `#12`, `game-12`.
+pub fn parse_game(text: &str) -> Result<GameId, String> {
+    let t = text
+        .trim()
+        .trim_start_matches('#')
+        .trim_start_matches("game-")
+        .trim_start_matches("game");
+    t.parse::<i64>()
+        .ok()
+        .filter(|n| *n > 0)
+        .map(GameId)
+        .ok_or_else(|| format!("'{text}' is not a game number"))
+}
+
+/// Reads a command written as text: the name and its arguments in the slash command's order,
+/// or as `name:value`.
+pub fn parse_text(name: &str, args: &str) -> Result<Command, String> {
+    let mut positional: Vec<String> = Vec::new();
+    let mut named: Vec<(String, String)> = Vec::new();
+    const NAMES: [&str; 7] = [
+        "game", "variant", "options", "move", "players", "decision", "choice",
+    ];
+    for word in args.split_whitespace() {
+        match word.split_once(':') {
+            Some((k, v)) if NAMES.contains(&k.to_ascii_lowercase().as_str()) => {
+                named.push((k.to_ascii_lowercase(), v.to_string()))
+            }
+            _ => positional.push(word.to_string()),
+        }
+    }
+    let take = |key: &str, named: &mut Vec<(String, String)>| -> Option<String> {
+        let i = named.iter().position(|(k, _)| k == key)?;
+        Some(named.remove(i).1)
+    };
+    let game = |named: &mut Vec<(String, String)>,
+                positional: &mut Vec<String>|
+     -> Result<Option<GameId>, String> {
+        if let Some(g) = take("game", named) {
+            return parse_game(&g).map(Some);
+        }
+        match positional.first() {
+            Some(p) => {
+                let g = parse_game(p)?;
+                positional.remove(0);
+                Ok(Some(g))
+            }
+            None => Ok(None),
+        }
+    };
+    let mut named = named;
+    let mut pos = positional;
+    let command = match name.to_ascii_lowercase().as_str() {
+        "play" => {
+            let variant = match take("variant", &mut named) {
+                Some(v) => v,
+                None if !pos.is_empty() => pos.remove(0),
+                None => {
+                    return Err(
+                        "/play needs a variant, for example /play chess (see /variants)".into(),
+                    )
+                }
+            };
+            let players = match take("players", &mut named) {
+                Some(p) => Some(
+                    p.parse()
+                        .map_err(|_| format!("players must be a number, not '{p}'"))?,
+                ),
+                None => None,
+            };
+            let mut options = take("options", &mut named).unwrap_or_default();
+            for p in pos.drain(..) {
+                if !options.is_empty() {
+                    options.push(' ');
+                }
+                options.push_str(&p);
+            }
+            Command::Play {
+                variant,
+                options,
+                players,
+            }
+        }
+        "join" => Command::Join {
+            game: game(&mut named, &mut pos)?,
+        },
+        "leave" => Command::Leave {
+            game: game(&mut named, &mut pos)?,
+        },
+        "start" => Command::Start {
+            game: game(&mut named, &mut pos)?,
+        },
+        "abort" => Command::Abort {
+            game: game(&mut named, &mut pos)?,
+        },
+        "board" => Command::Board {
+            game: game(&mut named, &mut pos)?,
+        },
+        "resign" => Command::Resign {
+            game: game(&mut named, &mut pos)?,
+        },
+        "move" => {
+            let text = match take("move", &mut named) {
+                Some(m) => m,
+                None if !pos.is_empty() => pos.remove(0),
+                None => return Err("/move needs a move, for example /move e4".into()),
+            };
+            Command::Move {
+                text,
+                game: game(&mut named, &mut pos)?,
+            }
+        }
+        "draw" => {
+            let word = take("decision", &mut named)
+                .or_else(|| take("choice", &mut named))
+                .or_else(|| {
+                    let first = pos.first()?.to_ascii_lowercase();
+                    matches!(first.as_str(), "offer" | "accept" | "decline").then(|| pos.remove(0))
+                });
+            let choice = match word.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                None | Some("offer") | Some("accept") => DrawChoice::OfferOrAccept,
+                Some("decline") => DrawChoice::Decline,
+                Some(other) => {
+                    return Err(format!(
+                        "/draw takes offer, accept or decline, not '{other}'"
+                    ))
+                }
+            };
+            Command::Draw {
+                choice,
+                game: game(&mut named, &mut pos)?,
+            }
+        }
+        "games" => Command::Games,
+        "variants" => Command::Variants,
+        "inbox" => Command::Inbox,
+        "help" => Command::Help,
+        "rules" => {
+            let variant = take("variant", &mut named)
+                .or_else(|| (!pos.is_empty()).then(|| pos.remove(0)))
+                .ok_or("/rules needs a variant, for example /rules chess960")?;
+            Command::Rules { variant }
+        }
+        other => {
+            let names: Vec<&str> = COMMANDS.iter().map(|c| c.0).collect();
+            return Err(format!(
+                "unknown command /{other}; commands: /{}",
+                names.join(", /")
+            ));
+        }
+    };
+    if let Some(extra) = pos.first() {
+        return Err(format!("/{name} does not take '{extra}'"));
+    }
+    if let Some((k, _)) = named.first() {
+        return Err(format!("/{name} has no option '{k}'"));
+    }
+    Ok(command)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_commands_read_like_slash_commands() {
+        assert_eq!(
+            parse_text("play", "chess960 start=518 days_per_move=none").unwrap(),
+            Command::Play {
+                variant: "chess960".into(),
+                options: "start=518 days_per_move=none".into(),
+                players: None
+            }
+        );
+        assert_eq!(
+            parse_text("play", "variant:chess options:days=2").unwrap(),
+            Command::Play {
+                variant: "chess".into(),
+                options: "days=2".into(),
+                players: None
+            }
+        );
+        assert_eq!(
+            parse_text("move", "e4").unwrap(),
+            Command::Move {
+                text: "e4".into(),
+                game: None
+            }
+        );
+        assert_eq!(
+            parse_text("move", "e8=Q game:3").unwrap(),
+            Command::Move {
+                text: "e8=Q".into(),
+                game: Some(GameId(3))
+            }
+        );
+        assert_eq!(
+            parse_text("move", "Nf3 #4").unwrap(),
+            Command::Move {
+                text: "Nf3".into(),
+                game: Some(GameId(4))
+            }
+        );
+        assert_eq!(
+            parse_text("join", "2").unwrap(),
+            Command::Join {
+                game: Some(GameId(2))
+            }
+        );
+        assert_eq!(
+            parse_text("draw", "decline").unwrap(),
+            Command::Draw {
+                choice: DrawChoice::Decline,
+                game: None
+            }
+        );
+        assert_eq!(
+            parse_text("draw", "").unwrap(),
+            Command::Draw {
+                choice: DrawChoice::OfferOrAccept,
+                game: None
+            }
+        );
+        assert!(parse_text("dance", "")
+            .unwrap_err()
+            .contains("unknown command /dance"));
+        assert!(parse_text("move", "").unwrap_err().contains("needs a move"));
+        assert!(parse_text("join", "x")
+            .unwrap_err()
+            .contains("not a game number"));
+        assert!(parse_text("games", "extra")
+            .unwrap_err()
+            .contains("does not take"));
+    }
+}

@@ -1,0 +1,18 @@
+//! Rookery's application: the game service over SQLite storage, and its frontends (Discord,
+//! the local console, the developer CLI).
+//!
+//! - [`model`]: the service's vocabulary (games, users, posts, buttons).
+//! - [`store`]: every SQL statement.
+//! - [`service`]: the application layer: one locked transaction per change, an outbox.
+//! - [`commands`]: the commands players give, shared by all frontends.
+//! - [`console`]: the local console frontend.
+//! - [`discord`]: the Discord frontend (the only module that knows Discord).
+//! - [`cli`]: command-line parsing and developer commands.
+
+pub mod cli;
+pub mod commands;
+pub mod console;
+pub mod discord;
+pub mod model;
+pub mod service;
+pub mod store;

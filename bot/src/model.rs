@@ -1,0 +1,231 @@
+//! The service's vocabulary, shared by storage and the frontends. No Discord types here.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// A game's number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct GameId(pub i64);
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// Someone using Rookery: the frontend's id for them and the name to show.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct User {
+    pub id: String,
+    pub name: String,
+}
+
+impl User {
+    pub fn new(id: impl Into<String>, name: impl Into<String>) -> User {
+        User {
+            id: id.into(),
+            name: name.into(),
+        }
+    }
+}
+
+/// Where a command was given: a channel or thread (by the frontend's id), or a DM.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    Channel(String),
+    DirectMessage,
+}
+
+/// The life of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Waiting for players.
+    Open,
+    /// Being played.
+    Active,
+    /// Over, with a result.
+    Finished,
+    /// Called off before it started.
+    Aborted,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Active => "active",
+            Status::Finished => "finished",
+            Status::Aborted => "aborted",
+        }
+    }
+    pub fn parse(s: &str) -> Status {
+        match s {
+            "open" => Status::Open,
+            "active" => Status::Active,
+            "finished" => Status::Finished,
+            _ => Status::Aborted,
+        }
+    }
+}
+
+/// What a button does; its custom id carries the game, so it works after a restart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ButtonAction {
+    Join,
+    Start,
+    Resign,
+    Draw,
+}
+
+impl ButtonAction {
+    pub fn label(self) -> &'static str {
+        match self {
+            ButtonAction::Join => "Join",
+            ButtonAction::Start => "Start",
+            ButtonAction::Resign => "Resign",
+            ButtonAction::Draw => "Offer / accept draw",
+        }
+    }
+    fn key(self) -> &'static str {
+        match self {
+            ButtonAction::Join => "join",
+            ButtonAction::Start => "start",
+            ButtonAction::Resign => "resign",
+            ButtonAction::Draw => "draw",
+        }
+    }
+}
+
+/// A button on a post.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Button {
+    pub action: ButtonAction,
+    pub game: GameId,
+}
+
+impl Button {
+    /// The custom id: `rookery:<action>:<game>`.
+    pub fn custom_id(self) -> String {
+        format!("rookery:{}:{}", self.action.key(), self.game)
+    }
+
+    /// Reads a custom id back.
+    ///
+    /// ```
+    /// use bot::model::{Button, ButtonAction, GameId};
+    /// let b = Button { action: ButtonAction::Resign, game: GameId(42) };
+    /// assert_eq!(Button::from_custom_id(&b.custom_id()), Some(b));
+    /// assert_eq!(Button::from_custom_id("rookery:dance:1"), None);
+    /// ```
+    pub fn from_custom_id(id: &str) -> Option<Button> {
+        let mut parts = id.split(':');
+        if parts.next()? != "rookery" {
+            return None;
+        }
+        let action = match parts.next()? {
+            "join" => ButtonAction::Join,
+            "start" => ButtonAction::Start,
+            "resign" => ButtonAction::Resign,
+            "draw" => ButtonAction::Draw,
+            _ => return None,
+        };
+        let game = GameId(parts.next()?.parse().ok()?);
+        parts.next().is_none().then_some(Button { action, game })
+    }
+}
+
+/// Where a post goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A channel, by the frontend's id (game announcements).
+    Channel(String),
+    /// A game's own thread (made by the frontend on first use).
+    GameThread(GameId),
+    /// A user's direct messages.
+    Direct(String),
+}
+
+/// Something to post. Text may hold `{@user-id}` for a mention and `{#game-id}` for a link to a
+/// game's thread; each frontend writes them its own way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Post {
+    pub target: Target,
+    pub text: String,
+    pub image: Option<Vec<u8>>,
+    pub buttons: Vec<Button>,
+}
+
+impl Post {
+    pub fn new(target: Target, text: impl Into<String>) -> Post {
+        Post {
+            target,
+            text: text.into(),
+            image: None,
+            buttons: Vec::new(),
+        }
+    }
+    pub fn with_image(mut self, png: Vec<u8>) -> Post {
+        self.image = Some(png);
+        self
+    }
+    pub fn with_buttons(mut self, buttons: Vec<Button>) -> Post {
+        self.buttons = buttons;
+        self
+    }
+}
+
+/// A post waiting in the outbox.
+#[derive(Clone, Debug)]
+pub struct Pending {
+    pub id: i64,
+    pub game: Option<GameId>,
+    pub post: Post,
+}
+
+/// The answer to whoever gave a command, shown only to them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reply {
+    pub text: String,
+    pub image: Option<Vec<u8>>,
+}
+
+impl Reply {
+    pub fn text(text: impl Into<String>) -> Reply {
+        Reply {
+            text: text.into(),
+            image: None,
+        }
+    }
+}
+
+/// Writes `{@id}` as a mention in `mention(id)` style and `{#game}` with `thread(game)`.
+pub fn expand(
+    text: &str,
+    mention: impl Fn(&str) -> String,
+    thread: impl Fn(GameId) -> String,
+) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find('{') {
+        out.push_str(&rest[..start]);
+        let after = &rest[start..];
+        let Some(end) = after.find('}') else {
+            out.push_str(after);
+            return out;
+        };
+        let inner = &after[1..end];
+        match inner.as_bytes().first() {
+            Some(b'@') => out.push_str(&mention(&inner[1..])),
+            Some(b'#') => match inner[1..].parse() {
+                Ok(n) => out.push_str(&thread(GameId(n))),
+                Err(_) => out.push_str(&after[..=end]),
+            },
+            _ => out.push_str(&after[..=end]),
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}

@@ -1,0 +1,1348 @@
+//! The game service: create, join, leave, start, play, resign, draw, abort, clocks.
+//!
+//! Every change follows one path: take the game's lock, begin a transaction, load, check the
+//! actor, ask the engine, write the new state with a version check, log the action, queue the
+//! posts that announce it, commit, then wake the delivery. A crash between commit and delivery
+//! loses nothing: the posts are in the outbox and go out after the restart.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use engine::game::{AnyGame, AnyState, EndReason, Event, GameError, Options, Outcome};
+use engine::registry;
+use engine::view::Viewer;
+use engine::Seat;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use tokio::sync::Notify;
+
+use crate::model::{
+    Button, ButtonAction, GameId, Pending, Place, Post, Reply, Status, Target, User,
+};
+use crate::store::{DbError, GameRow, SeatRow, Store, Tx};
+
+/// Seconds in a day.
+const DAY: i64 = 86_400;
+/// The clock used when `/play` does not set one.
+pub const DEFAULT_DAYS_PER_MOVE: i64 = 3;
+/// The most days a move may be given.
+const MAX_DAYS_PER_MOVE: i64 = 30;
+
+/// Why the service refused or failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// The user asked for something the rules or the game's state do not allow; the message is
+    /// for them.
+    #[error("{0}")]
+    Refused(String),
+    /// Something broke on our side; logged, and the user gets an apology.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl From<DbError> for ServiceError {
+    fn from(e: DbError) -> Self {
+        ServiceError::Internal(format!("database: {e}"))
+    }
+}
+
+impl From<GameError> for ServiceError {
+    fn from(e: GameError) -> Self {
+        match e {
+            GameError::Corrupt(m) => ServiceError::Internal(m),
+            other => ServiceError::Refused(other.to_string()),
+        }
+    }
+}
+
+fn refuse<T>(message: impl Into<String>) -> Result<T, ServiceError> {
+    Err(ServiceError::Refused(message.into()))
+}
+
+/// The time, in Unix seconds. Swappable so tests can move it.
+pub trait Clock: Send + Sync {
+    fn now(&self) -> i64;
+}
+
+/// The real clock.
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> i64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() as i64)
+            .unwrap_or(0)
+    }
+}
+
+/// A clock that only moves when told (tests, scripted consoles).
+pub struct ManualClock(AtomicI64);
+
+impl ManualClock {
+    pub fn new(start: i64) -> ManualClock {
+        ManualClock(AtomicI64::new(start))
+    }
+    pub fn advance(&self, seconds: i64) {
+        self.0.fetch_add(seconds, Ordering::SeqCst);
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> i64 {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// How a post could not be delivered.
+#[derive(Debug, thiserror::Error)]
+pub enum DeliveryError {
+    /// The user does not accept direct messages.
+    #[error("direct messages closed")]
+    DirectMessagesClosed,
+    /// Worth trying again later.
+    #[error("{0}")]
+    Retry(String),
+}
+
+/// A frontend's way of posting.
+pub trait Deliver: Send + Sync {
+    /// Posts one item; `service` is there for looking up threads and names.
+    fn deliver(
+        &self,
+        service: &Service,
+        item: &Pending,
+    ) -> impl std::future::Future<Output = Result<(), DeliveryError>> + Send;
+}
+
+/// How players are seated when a game starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Seating {
+    /// In an order drawn from the game's seed (the default: nobody picks White).
+    Random,
+    /// In the order they joined: the creator takes the first seat.
+    Joined,
+}
+
+impl Seating {
+    fn as_str(self) -> &'static str {
+        match self {
+            Seating::Random => "random",
+            Seating::Joined => "joined",
+        }
+    }
+}
+
+/// Answers to a draw offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawChoice {
+    /// Offer a draw, or accept the one on the table.
+    OfferOrAccept,
+    /// Decline the offer on the table.
+    Decline,
+}
+
+/// The game service.
+pub struct Service {
+    store: Store,
+    clock: Arc<dyn Clock>,
+    locks: Mutex<HashMap<GameId, Arc<tokio::sync::Mutex<()>>>>,
+    outbox_ready: Arc<Notify>,
+    /// Where new games' seeds come from: entropy normally, a fixed seed in tests.
+    seeds: Mutex<ChaCha8Rng>,
+}
+
+/// A game loaded under its lock, with everything needed to act on it.
+struct Loaded {
+    row: GameRow,
+    seats: Vec<SeatRow>,
+    game: &'static dyn AnyGame,
+    state: Option<AnyState>,
+}
+
+impl Loaded {
+    fn seat_of(&self, user: &str) -> Option<Seat> {
+        self.seats
+            .iter()
+            .find(|s| s.user_id == user)
+            .map(|s| Seat(s.seat))
+    }
+    fn user_of(&self, seat: Seat) -> Option<&SeatRow> {
+        self.seats.iter().find(|s| s.seat == seat.0)
+    }
+    fn mention(&self, seat: Seat) -> String {
+        match self.user_of(seat) {
+            Some(s) => format!("{{@{}}}", s.user_id),
+            None => seat.colour_name(),
+        }
+    }
+    fn state(&self) -> Result<&AnyState, ServiceError> {
+        self.state
+            .as_ref()
+            .ok_or_else(|| ServiceError::Internal(format!("game {} has no state", self.row.id)))
+    }
+    fn name(&self) -> &'static str {
+        self.game.info().name
+    }
+}
+
+impl Service {
+    /// A service on a store, with a clock.
+    pub fn new(store: Store, clock: Arc<dyn Clock>) -> Service {
+        Service::with_seed(store, clock, rand::random())
+    }
+
+    /// A service whose games get their seeds from `seed`, so runs repeat exactly (tests).
+    pub fn with_seed(store: Store, clock: Arc<dyn Clock>, seed: u64) -> Service {
+        Service {
+            store,
+            clock,
+            locks: Mutex::new(HashMap::new()),
+            outbox_ready: Arc::new(Notify::new()),
+            seeds: Mutex::new(ChaCha8Rng::seed_from_u64(seed)),
+        }
+    }
+
+    fn next_seed(&self) -> u64 {
+        use rand::Rng;
+        self.seeds
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .gen::<u64>()
+            >> 1
+    }
+
+    /// The store (frontends use it to record threads they make).
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Notified whenever posts are waiting.
+    pub fn outbox_ready(&self) -> Arc<Notify> {
+        self.outbox_ready.clone()
+    }
+
+    /// The current time.
+    pub fn now(&self) -> i64 {
+        self.clock.now()
+    }
+
+    async fn lock(&self, id: GameId) -> tokio::sync::OwnedMutexGuard<()> {
+        let lock = {
+            let mut locks = self.locks.lock().unwrap_or_else(|e| e.into_inner());
+            locks.entry(id).or_default().clone()
+        };
+        lock.lock_owned().await
+    }
+
+    async fn load(&self, tx: &mut Tx, id: GameId) -> Result<Loaded, ServiceError> {
+        let Some(row) = Store::load_game(tx, id).await? else {
+            return refuse(format!("there is no game {id}"));
+        };
+        let seats = Store::seats(tx, id).await?;
+        let game = registry::variant(&row.variant).map_err(|_| {
+            ServiceError::Internal(format!("game {id} has unknown variant {}", row.variant))
+        })?;
+        let state = match &row.state {
+            Some(json) => Some(game.load(json)?),
+            None => None,
+        };
+        Ok(Loaded {
+            row,
+            seats,
+            game,
+            state,
+        })
+    }
+
+    /// Writes a changed game, its seats, a log line and its posts, then commits.
+    async fn save(
+        &self,
+        mut tx: Tx,
+        loaded: &mut Loaded,
+        actor: Option<(&User, Option<Seat>)>,
+        kind: &str,
+        text: &str,
+        posts: Vec<Post>,
+    ) -> Result<(), ServiceError> {
+        let now = self.now();
+        let expected = loaded.row.version;
+        loaded.row.version += 1;
+        if let Some(state) = &loaded.state {
+            loaded.row.state = Some(loaded.game.save(state)?);
+        }
+        if !Store::update_game(&mut tx, &loaded.row, expected, now).await? {
+            return Err(ServiceError::Internal(format!(
+                "game {} changed underneath (version {expected})",
+                loaded.row.id
+            )));
+        }
+        Store::set_seats(&mut tx, loaded.row.id, &loaded.seats).await?;
+        Store::log_action(
+            &mut tx,
+            loaded.row.id,
+            loaded.row.version,
+            actor.map(|(u, _)| u.id.as_str()),
+            actor.and_then(|(_, s)| s.map(|s| s.0)),
+            kind,
+            text,
+            now,
+        )
+        .await?;
+        for post in &posts {
+            Store::push_post(&mut tx, Some(loaded.row.id), post, now).await?;
+        }
+        tx.commit().await?;
+        if !posts.is_empty() {
+            self.outbox_ready.notify_one();
+        }
+        Ok(())
+    }
+
+    /// Which game a command means: the one named, the one whose thread it was given in, or
+    /// the user's only live game.
+    async fn resolve(
+        &self,
+        user: &User,
+        place: &Place,
+        named: Option<GameId>,
+    ) -> Result<GameId, ServiceError> {
+        if let Some(id) = named {
+            return Ok(id);
+        }
+        if let Place::Channel(channel) = place {
+            if let Some(id) = self.store.game_by_thread(channel).await? {
+                return Ok(id);
+            }
+        }
+        let live = self.store.games_of(&user.id, true).await?;
+        match live.as_slice() {
+            // No live game: the latest one, so the answer can say it is over.
+            [] => match self.store.games_of(&user.id, false).await?.first() {
+                Some(latest) => Ok(latest.game.id),
+                None => refuse("you are not in any game: start one with /play, or name the game"),
+            },
+            [one] => Ok(one.game.id),
+            many => {
+                let ids: Vec<String> = many.iter().map(|g| g.game.id.to_string()).collect();
+                refuse(format!(
+                    "you are in several games ({}); use this in the game's thread or name the game",
+                    ids.join(", ")
+                ))
+            }
+        }
+    }
+
+    // ---- creating and joining -----------------------------------------------------------------
+
+    /// `/play`: opens a game with the creator in the first seat.
+    pub async fn create(
+        &self,
+        user: &User,
+        place: &Place,
+        variant: &str,
+        options_text: &str,
+        players: Option<usize>,
+    ) -> Result<Reply, ServiceError> {
+        let Place::Channel(channel) = place else {
+            return refuse("start games in a server channel, not in direct messages");
+        };
+        let game = registry::variant(variant)?;
+        let info = game.info();
+        let mut days = Some(DEFAULT_DAYS_PER_MOVE);
+        let mut players = players;
+        let mut seating = Seating::Random;
+        let mut pairs = Vec::new();
+        for (key, value) in option_pairs(options_text)? {
+            match key.as_str() {
+                "days_per_move" | "days" => days = parse_days(&value)?,
+                "order" => {
+                    seating = match value.to_ascii_lowercase().as_str() {
+                        "random" => Seating::Random,
+                        "joined" => Seating::Joined,
+                        _ => {
+                            return refuse(format!("order must be random or joined, not '{value}'"))
+                        }
+                    }
+                }
+                "players" | "seats" => {
+                    players = Some(value.parse().map_err(|_| {
+                        ServiceError::Refused(format!("players must be a number, not '{value}'"))
+                    })?)
+                }
+                _ => pairs.push(format!("{key}={value}")),
+            }
+        }
+        let options = Options::parse(&pairs)?;
+        let seat_count = players.unwrap_or_else(|| info.min_seats());
+        info.check_seats(seat_count)?;
+        info.check_options(&options)?;
+        let seed = self.next_seed();
+        // Set the game up once now, so a bad FEN or option is refused at /play.
+        game.setup(&options, seat_count, seed)?;
+
+        let now = self.now();
+        let mut tx = self.store.begin().await?;
+        let row = GameRow {
+            id: GameId(0),
+            variant: info.id.to_string(),
+            options: options.clone(),
+            seat_count,
+            seating: seating.as_str().to_string(),
+            status: Status::Open,
+            state: None,
+            version: 1,
+            seed,
+            creator: user.id.clone(),
+            channel: channel.clone(),
+            thread: None,
+            days_per_move: days,
+            deadline: None,
+            reminded: false,
+            draw_agreed: Vec::new(),
+            result: None,
+        };
+        let id = Store::insert_game(&mut tx, &row, now).await?;
+        let seats = vec![SeatRow {
+            seat: 0,
+            user_id: user.id.clone(),
+            user_name: user.name.clone(),
+        }];
+        Store::set_seats(&mut tx, id, &seats).await?;
+        Store::log_action(
+            &mut tx,
+            id,
+            1,
+            Some(&user.id),
+            Some(0),
+            "create",
+            &options_text.trim().to_string(),
+            now,
+        )
+        .await?;
+        let clock = match days {
+            Some(d) => format!("{d} day{} per move", if d == 1 { "" } else { "s" }),
+            None => "no clock".into(),
+        };
+        let shown_options: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let options_line = if shown_options.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", shown_options.join(", "))
+        };
+        let waiting = seat_count - 1;
+        let posts = [
+            Post::new(
+                Target::Channel(channel.clone()),
+                format!(
+                    "{{@{}}} wants to play **{}** (game {id}: {seat_count} players, {clock}{options_line}). \
+                     Press Join or use /join {id}; the game is played in {{#{id}}}.",
+                    user.id, info.name
+                ),
+            )
+            .with_buttons(vec![Button { action: ButtonAction::Join, game: id }]),
+            Post::new(
+                Target::GameThread(id),
+                format!(
+                    "Game {id}: **{}** ({clock}{options_line}). {{@{}}} is waiting for {waiting} more player{}: \
+                     /join {id} or the Join button. The creator can /start once enough have joined.",
+                    info.name,
+                    user.id,
+                    if waiting == 1 { "" } else { "s" }
+                ),
+            )
+            .with_buttons(vec![
+                Button { action: ButtonAction::Join, game: id },
+                Button { action: ButtonAction::Start, game: id },
+            ]),
+        ];
+        for post in &posts {
+            Store::push_post(&mut tx, Some(id), post, now).await?;
+        }
+        tx.commit().await?;
+        self.outbox_ready.notify_one();
+        Ok(Reply::text(format!(
+            "Game {id} created: {}. Others join with /join {id} or the Join button.",
+            info.name
+        )))
+    }
+
+    /// `/join`: takes the next free seat; the game starts when every seat is taken.
+    pub async fn join(
+        &self,
+        user: &User,
+        place: &Place,
+        named: Option<GameId>,
+    ) -> Result<Reply, ServiceError> {
+        let id = match named {
+            Some(id) => id,
+            None => match place {
+                Place::Channel(c) => self.store.game_by_thread(c).await?.ok_or_else(|| {
+                    ServiceError::Refused("say which game to join: /join <game number>".into())
+                })?,
+                Place::DirectMessage => {
+                    return refuse("say which game to join: /join <game number>")
+                }
+            },
+        };
+        let _guard = self.lock(id).await;
+        let mut tx = self.store.begin().await?;
+        let mut g = self.load(&mut tx, id).await?;
+        if g.row.status != Status::Open {
+            return refuse(format!(
+                "game {id} is {}; only open games can be joined",
+                describe_status(g.row.status)
+            ));
+        }
+        if g.seat_of(&user.id).is_some() {
+            return refuse(format!("you are already in game {id}"));
+        }
+        if g.seats.len() >= g.row.seat_count {
+            return refuse(format!("game {id} is full"));
+        }
+        let seat = g.seats.len() as u8;
+        g.seats.push(SeatRow {
+            seat,
+            user_id: user.id.clone(),
+            user_name: user.name.clone(),
+        });
+        let mut posts = vec![Post::new(
+            Target::GameThread(id),
+            format!(
+                "{{@{}}} joined game {id} ({}/{}).",
+                user.id,
+                g.seats.len(),
+                g.row.seat_count
+            ),
+        )];
+        if g.seats.len() == g.row.seat_count {
+            posts.extend(self.begin_play(&mut g)?);
+        }
+        self.save(
+            tx,
+            &mut g,
+            Some((user, Some(Seat(seat)))),
+            "join",
+            "",
+            posts,
+        )
+        .await?;
+        Ok(Reply::text(format!("You joined game {id}.")))
+    }
+
+    /// `/leave`: gives up a seat in a game that has not started.
+    pub async fn leave(
+        &self,
+        user: &User,
+        place: &Place,
+        named: Option<GameId>,
+    ) -> Result<Reply, ServiceError> {
+        let id = self.resolve(user, place, named).await?;
+        let _guard = self.lock(id).await;
+        let mut tx = self.store.begin().await?;
+        let mut g = self.load(&mut tx, id).await?;
+        let Some(seat) = g.seat_of(&user.id) else {
+            return refuse(format!("you are not in game {id}"));
+        };
+        if g.row.status != Status::Open {
+            return refuse(format!(
+                "game {id} is {}: leaving is only for games that have not started (use /resign to give up)",
+                describe_status(g.row.status)
+            ));
+        }
+        g.seats.retain(|s| s.user_id != user.id);
+        for (i, s) in g.seats.iter_mut().enumerate() {
+            s.seat = i as u8;
+        }
+        let text = if g.seats.is_empty() {
+            g.row.status = Status::Aborted;
+            format!(
+                "{{@{}}} left; nobody is left, so game {id} is called off.",
+                user.id
+            )
+        } else {
+            if g.row.creator == user.id {
+                g.row.creator = g.seats[0].user_id.clone();
+            }
+            format!(
+                "{{@{}}} left game {id} ({}/{}).",
+                user.id,
+                g.seats.len(),
+                g.row.seat_count
+            )
+        };
+        let posts = vec![Post::new(Target::GameThread(id), text)];
+        self.save(tx, &mut g, Some((user, Some(seat))), "leave", "", posts)
+            .await?;
+        Ok(Reply::text(format!("You left game {id}.")))
+    }
+
+    /// `/abort`: the creator calls off a game that has not started.
+    pub async fn abort(
+        &self,
+        user: &User,
+        place: &Place,
+        named: Option<GameId>,
+    ) -> Result<Reply, ServiceError> {
+        let id = self.resolve(user, place, named).await?;
+        let _guard = self.lock(id).await;
+        let mut tx = self.store.begin().await?;
+        let mut g = self.load(&mut tx, id).await?;
+        if g.row.creator != user.id {
+            return refuse(format!(
+                "only the player who created game {id} can call it off"
+            ));
+        }
+        if g.row.status != Status::Open {
+            return refuse(format!(
+                "game {id} is {}; only games that have not started can be called off",
+                describe_status(g.row.status)
+            ));
+        }
+        g.row.status = Status::Aborted;
+        let posts = vec![Post::new(
+            Target::GameThread(id),
+            format!("{{@{}}} called off game {id}.", user.id),
+        )];
+        let seat = g.seat_of(&user.id);
+        self.save(tx, &mut g, Some((user, seat)), "abort", "", posts)
+            .await?;
+        Ok(Reply::text(format!("Game {id} is called off.")))
+    }
+
+    /// `/start`: the creator starts a game with fewer players than seats, where the game allows.
+    pub async fn start(
+        &self,
+        user: &User,
+        place: &Place,
+        named: Option<GameId>,
+    ) -> Result<Reply, ServiceError> {
+        let id = self.resolve(user, place, named).await?;
+        let _guard = self.lock(id).await;
+        let mut tx = self.store.begin().await?;
+        let mut g = self.load(&mut tx, id).await?;
+        if g.row.status != Status::Open {
+            return refuse(format!("game {id} is {}", describe_status(g.row.status)));
+        }
+        if g.row.creator != user.id {
+            return refuse(format!(
+                "only the player who created game {id} can start it"
+            ));
+        }
+        let joined = g.seats.len();
+        if g.game.info().check_seats(joined).is_err() {
+            let counts: Vec<String> = g
+                .game
+                .info()
+                .seat_counts
+                .iter()
+                .map(|n| n.to_string())
+                .collect();
+            return refuse(format!(
+                "{} is played by {} players; {joined} {} joined",
+                g.name(),
+                counts.join(" or "),
+                if joined == 1 { "has" } else { "have" }
+            ));
+        }
+        g.row.seat_count = joined;
+        let posts = self.begin_play(&mut g)?;
+        let seat = g.seat_of(&user.id);
+        self.save(tx, &mut g, Some((user, seat)), "start", "", posts)
+            .await?;
+        Ok(Reply::text(format!("Game {id} has started.")))
+    }
+
+    /// Seats the players in a random order (from the game's seed), sets the game up and
+    /// returns the opening posts.
+    fn begin_play(&self, g: &mut Loaded) -> Result<Vec<Post>, ServiceError> {
+        if g.row.seating != Seating::Joined.as_str() {
+            let mut rng = ChaCha8Rng::seed_from_u64(g.row.seed ^ 0x5eed_5eed);
+            g.seats.shuffle(&mut rng);
+        }
+        for (i, s) in g.seats.iter_mut().enumerate() {
+            s.seat = i as u8;
+        }
+        let state = g.game.setup(&g.row.options, g.row.seat_count, g.row.seed)?;
+        g.state = Some(state);
+        g.row.status = Status::Active;
+        self.restart_clock(g);
+        let id = g.row.id;
+        let sides: Vec<String> = g
+            .seats
+            .iter()
+            .map(|s| format!("{{@{}}} plays {}", s.user_id, Seat(s.seat).colour_name()))
+            .collect();
+        let mut text = format!("Game {id} begins: {}.", sides.join(", "));
+        text.push_str(&self.turn_line(g)?);
+        let mut posts = vec![self.board_post(g, text)?];
+        posts.push(Post::new(
+            Target::Channel(g.row.channel.clone()),
+            format!("Game {id} ({}) has started in {{#{id}}}.", g.name()),
+        ));
+        Ok(posts)
+    }
+
+    // ---- playing ------------------------------------------------------------------------------
+
+    /// `/move`: plays a move (or any action text the variant reads).
+    pub async fn act(
+        &self,
+        user: &User,
+        place: &Place,
+        named: Option<GameId>,
+        text: &str,
+    ) -> Result<Reply, ServiceError> {
+        let id = self.resolve(user, place, named).await?;
+        let _guard = self.lock(id).await;
+        let mut tx = self.store.begin().await?;
+        let mut g = self.load(&mut tx, id).await?;
+        let seat = self.playing_seat(&g, user)?;
+        let mut state = g.state()?.clone();
+        let (canonical, events) = g.game.play(&mut state, seat, text)?;
+        g.state = Some(state);
+        let mut lines: Vec<String> = Vec::new();
+        let mut dms: Vec<Post> = Vec::new();
+        let mut outcome = None;
+        for event in events {
+            match event {
+                Event::Public(t) => lines.push(t),
+                Event::Private { seat, text } => {
+                    if let Some(s) = g.user_of(seat) {
+                        dms.push(Post::new(
+                            Target::Direct(s.user_id.clone()),
+                            format!("Game {id}: {text}"),
+                        ));
+                    }
+                }
+                Event::GameOver(o) => outcome = Some(o),
+            }
+        }
+        if !g.row.draw_agreed.is_empty() && !g.row.draw_agreed.contains(&seat.0) {
+            g.row.draw_agreed.clear();
+            lines.push("The draw offer lapses.".into());
+        }
+        let mut text_out = format!("{{@{}}}: {}", user.id, lines.join("\n"));
+        match outcome {
+            Some(o) => {
+                text_out.push('\n');
+                text_out.push_str(&self.finish(&mut g, o)?);
+            }
+            None => {
+                self.restart_clock(&mut g);
+                text_out.push_str(&self.turn_line(&g)?);
+            }
+        }
+        let mut posts = vec![self.board_post(&g, text_out)?];
+        posts.extend(dms);
+        self.save(
+            tx,
+            &mut g,
+            Some((user, Some(seat))),
+            "move",
+            &canonical,
+            posts,
+        )
+        .await?;
+        Ok(Reply::text(format!("You played {canonical} in game {id}.")))
+    }
+
+    /// `/resign`.
+    pub async fn resign(
+        &self,
+        user: &User,
+        place: &Place,
+        named: Option<GameId>,
+    ) -> Result<Reply, ServiceError> {
+        let id = self.resolve(user, place, named).await?;
+        let _guard = self.lock(id).await;
+        let mut tx = self.store.begin().await?;
+        let mut g = self.load(&mut tx, id).await?;
+        let seat = self.seated_in_active(&g, user)?;
+        let winners = (0..g.row.seat_count as u8)
+            .map(Seat)
+            .filter(|s| *s != seat)
+            .collect();
+        let end = self.finish(&mut g, Outcome::win(winners, EndReason::Resignation))?;
+        let text = format!("{{@{}}} resigned.\n{end}", user.id);
+        let posts = vec![self.board_post(&g, text)?];
+        self.save(tx, &mut g, Some((user, Some(seat))), "resign", "", posts)
+            .await?;
+        Ok(Reply::text(format!("You resigned game {id}.")))
+    }
+
+    /// `/draw`: offers a draw, accepts the one on the table, or declines it.
+    pub async fn draw(
+        &self,
+        user: &User,
+        place: &Place,
+        named: Option<GameId>,
+        choice: DrawChoice,
+    ) -> Result<Reply, ServiceError> {
+        let id = self.resolve(user, place, named).await?;
+        let _guard = self.lock(id).await;
+        let mut tx = self.store.begin().await?;
+        let mut g = self.load(&mut tx, id).await?;
+        let seat = self.seated_in_active(&g, user)?;
+        let (text, reply, kind) = match choice {
+            DrawChoice::Decline => {
+                if g.row.draw_agreed.is_empty() || g.row.draw_agreed == [seat.0] {
+                    return refuse("there is no draw offer to decline");
+                }
+                g.row.draw_agreed.clear();
+                (
+                    format!("{{@{}}} declined the draw offer.", user.id),
+                    "You declined the draw.".to_string(),
+                    "draw-decline",
+                )
+            }
+            DrawChoice::OfferOrAccept => {
+                if g.row.draw_agreed.contains(&seat.0) {
+                    return refuse("you have already offered a draw; the others have to accept it");
+                }
+                let accepting = !g.row.draw_agreed.is_empty();
+                g.row.draw_agreed.push(seat.0);
+                if g.row.draw_agreed.len() == g.row.seat_count {
+                    let end = self.finish(&mut g, Outcome::draw(EndReason::Agreement))?;
+                    (
+                        format!("{{@{}}} accepted the draw.\n{end}", user.id),
+                        "You accepted the draw.".to_string(),
+                        "draw-accept",
+                    )
+                } else {
+                    let others: Vec<String> = (0..g.row.seat_count as u8)
+                        .map(Seat)
+                        .filter(|s| !g.row.draw_agreed.contains(&s.0))
+                        .map(|s| g.mention(s))
+                        .collect();
+                    let verb = if accepting {
+                        "also agrees to"
+                    } else {
+                        "offers"
+                    };
+                    (
+                        format!(
+                            "{{@{}}} {verb} a draw. {}: /draw to accept, /draw decline to refuse.",
+                            user.id,
+                            others.join(", ")
+                        ),
+                        "You offered a draw.".to_string(),
+                        "draw-offer",
+                    )
+                }
+            }
+        };
+        let posts = if g.row.status == Status::Finished {
+            vec![self.board_post(&g, text)?]
+        } else {
+            vec![Post::new(Target::GameThread(id), text)]
+        };
+        self.save(tx, &mut g, Some((user, Some(seat))), kind, "", posts)
+            .await?;
+        Ok(Reply::text(reply))
+    }
+
+    /// A button press, routed to the command it stands for.
+    pub async fn press(
+        &self,
+        user: &User,
+        place: &Place,
+        button: Button,
+    ) -> Result<Reply, ServiceError> {
+        let game = Some(button.game);
+        match button.action {
+            ButtonAction::Join => self.join(user, place, game).await,
+            ButtonAction::Start => self.start(user, place, game).await,
+            ButtonAction::Resign => self.resign(user, place, game).await,
+            ButtonAction::Draw => {
+                self.draw(user, place, game, DrawChoice::OfferOrAccept)
+                    .await
+            }
+        }
+    }
+
+    fn seated_in_active(&self, g: &Loaded, user: &User) -> Result<Seat, ServiceError> {
+        let id = g.row.id;
+        let Some(seat) = g.seat_of(&user.id) else {
+            return refuse(format!("you are not playing in game {id}"));
+        };
+        match g.row.status {
+            Status::Active => Ok(seat),
+            Status::Open => refuse(format!("game {id} has not started yet")),
+            Status::Finished | Status::Aborted => refuse(format!("game {id} is over")),
+        }
+    }
+
+    fn playing_seat(&self, g: &Loaded, user: &User) -> Result<Seat, ServiceError> {
+        let seat = self.seated_in_active(g, user)?;
+        let prompts = g.game.prompts(g.state()?)?;
+        if !prompts.iter().any(|p| p.seat == seat) {
+            let waiting: Vec<String> = prompts.iter().map(|p| p.text.clone()).collect();
+            return refuse(format!(
+                "it is not your turn in game {}: {}",
+                g.row.id,
+                waiting.join("; ")
+            ));
+        }
+        Ok(seat)
+    }
+
+    /// Ends the game with `outcome`; returns the line announcing it.
+    fn finish(&self, g: &mut Loaded, outcome: Outcome) -> Result<String, ServiceError> {
+        g.row.status = Status::Finished;
+        g.row.deadline = None;
+        g.row.draw_agreed.clear();
+        g.row.result = Some(
+            serde_json::to_string(&outcome).map_err(|e| ServiceError::Internal(e.to_string()))?,
+        );
+        let winners: Vec<String> = outcome.winners.iter().map(|s| g.mention(*s)).collect();
+        let mut line = format!("**Game over: {outcome}.**");
+        if !winners.is_empty() {
+            line.push_str(&format!(" Congratulations {}!", winners.join(" and ")));
+        }
+        Ok(line)
+    }
+
+    /// "@bob, your move (Black)." for every seat that must act.
+    fn turn_line(&self, g: &Loaded) -> Result<String, ServiceError> {
+        let prompts = g.game.prompts(g.state()?)?;
+        let mut out = String::new();
+        for p in prompts {
+            out.push_str(&format!(
+                "\n{}, your move ({}).",
+                g.mention(p.seat),
+                p.seat.colour_name()
+            ));
+        }
+        if let Some(deadline) = g.row.deadline {
+            out.push_str(&format!(
+                " Time left: {}.",
+                describe_duration(deadline - self.now())
+            ));
+        }
+        Ok(out)
+    }
+
+    fn restart_clock(&self, g: &mut Loaded) {
+        g.row.deadline = g.row.days_per_move.map(|d| self.now() + d * DAY);
+        g.row.reminded = false;
+    }
+
+    /// A post to the game's thread with the board as a spectator sees it.
+    fn board_post(&self, g: &Loaded, text: String) -> Result<Post, ServiceError> {
+        let png = self.picture(g, Viewer::Spectator)?;
+        let buttons = if g.row.status == Status::Active {
+            vec![
+                Button {
+                    action: ButtonAction::Resign,
+                    game: g.row.id,
+                },
+                Button {
+                    action: ButtonAction::Draw,
+                    game: g.row.id,
+                },
+            ]
+        } else {
+            Vec::new()
+        };
+        Ok(Post::new(Target::GameThread(g.row.id), text)
+            .with_image(png)
+            .with_buttons(buttons))
+    }
+
+    fn picture(&self, g: &Loaded, viewer: Viewer) -> Result<Vec<u8>, ServiceError> {
+        let mut view = g.game.view(g.state()?, viewer)?;
+        for s in &g.seats {
+            if let Some(name) = view.players.get_mut(s.seat as usize) {
+                *name = s.user_name.clone();
+            }
+        }
+        if g.row.status == Status::Finished {
+            view.to_act.clear();
+            if let Some(outcome) = g
+                .row
+                .result
+                .as_deref()
+                .and_then(|r| serde_json::from_str::<Outcome>(r).ok())
+            {
+                view.status = outcome.to_string();
+            }
+        }
+        render::render_png(&view).map_err(|e| ServiceError::Internal(e.to_string()))
+    }
+
+    // ---- looking ------------------------------------------------------------------------------
+
+    /// `/board`: the board from the user's own side (or a spectator's), with the game's state.
+    pub async fn board(
+        &self,
+        user: &User,
+        place: &Place,
+        named: Option<GameId>,
+    ) -> Result<Reply, ServiceError> {
+        let id = self.resolve(user, place, named).await?;
+        let mut tx = self.store.begin().await?;
+        let g = self.load(&mut tx, id).await?;
+        tx.rollback().await?;
+        if g.state.is_none() {
+            return Ok(Reply::text(format!(
+                "Game {id} ({}) has not started: {}/{} players.",
+                g.name(),
+                g.seats.len(),
+                g.row.seat_count
+            )));
+        }
+        let viewer = g.seat_of(&user.id).map_or(Viewer::Spectator, Viewer::Seat);
+        let mut text = format!("Game {id} ({}): ", g.name());
+        match g
+            .row
+            .result
+            .as_deref()
+            .and_then(|r| serde_json::from_str::<Outcome>(r).ok())
+        {
+            Some(o) => text.push_str(&format!("{o}.")),
+            None => text.push_str(&format!("{}.", g.game.view(g.state()?, viewer)?.status)),
+        }
+        if let Some(deadline) = g.row.deadline.filter(|_| g.row.status == Status::Active) {
+            text.push_str(&format!(
+                " Time left for this move: {}.",
+                describe_duration(deadline - self.now())
+            ));
+        }
+        Ok(Reply {
+            text,
+            image: Some(self.picture(&g, viewer)?),
+        })
+    }
+
+    /// The moves `user` may make now in the game meant, filtered by what they typed
+    /// (for autocomplete; at most `limit`).
+    pub async fn suggestions(
+        &self,
+        user: &User,
+        place: &Place,
+        named: Option<GameId>,
+        typed: &str,
+        limit: usize,
+    ) -> Vec<String> {
+        let Ok(id) = self.resolve(user, place, named).await else {
+            return Vec::new();
+        };
+        let Ok(Some(row)) = self.store.game(id).await else {
+            return Vec::new();
+        };
+        let (Ok(game), Some(json)) = (registry::variant(&row.variant), row.state.as_deref()) else {
+            return Vec::new();
+        };
+        let Ok(seats) = self.store.seats_of(id).await else {
+            return Vec::new();
+        };
+        let Some(seat) = seats
+            .iter()
+            .find(|s| s.user_id == user.id)
+            .map(|s| Seat(s.seat))
+        else {
+            return Vec::new();
+        };
+        let Ok(state) = game.load(json) else {
+            return Vec::new();
+        };
+        let typed = typed.trim().to_ascii_lowercase();
+        let mut moves = game.legal_texts(&state, seat).unwrap_or_default();
+        moves.retain(|m| m.to_ascii_lowercase().contains(&typed));
+        moves.sort_by_key(|m| !m.to_ascii_lowercase().starts_with(&typed));
+        moves.truncate(limit);
+        moves
+    }
+
+    /// `/games`: the user's games, live ones first.
+    pub async fn games(&self, user: &User) -> Result<Reply, ServiceError> {
+        let all = self.store.games_of(&user.id, false).await?;
+        if all.is_empty() {
+            return Ok(Reply::text("You have no games yet. Start one with /play."));
+        }
+        let mut lines = vec!["Your games:".to_string()];
+        let mut sorted = all;
+        sorted.sort_by_key(|g| {
+            (
+                g.game.status != Status::Active,
+                g.game.status != Status::Open,
+                -g.game.id.0,
+            )
+        });
+        for summary in sorted.iter().take(20) {
+            let g = &summary.game;
+            let name = registry::variant(&g.variant)
+                .map(|v| v.info().name)
+                .unwrap_or("?");
+            let others: Vec<&str> = summary
+                .seats
+                .iter()
+                .filter(|s| s.user_id != user.id)
+                .map(|s| s.user_name.as_str())
+                .collect();
+            let opponents = if others.is_empty() {
+                "nobody yet".to_string()
+            } else {
+                others.join(", ")
+            };
+            let state = match g.status {
+                Status::Active => {
+                    let turn = self.whose_turn(g, &summary.seats);
+                    if turn.iter().any(|u| *u == user.id) {
+                        "your move".to_string()
+                    } else {
+                        "waiting".to_string()
+                    }
+                }
+                Status::Finished => g
+                    .result
+                    .as_deref()
+                    .and_then(|r| serde_json::from_str::<Outcome>(r).ok())
+                    .map_or("over".into(), |o| o.to_string()),
+                other => describe_status(other).to_string(),
+            };
+            lines.push(format!(
+                "- Game {} · {name} · vs {opponents} · {state} · {{#{}}}",
+                g.id, g.id
+            ));
+        }
+        Ok(Reply::text(lines.join("\n")))
+    }
+
+    fn whose_turn(&self, g: &GameRow, seats: &[SeatRow]) -> Vec<String> {
+        let Ok(game) = registry::variant(&g.variant) else {
+            return Vec::new();
+        };
+        let Some(state) = g.state.as_deref().and_then(|s| game.load(s).ok()) else {
+            return Vec::new();
+        };
+        let prompts = game.prompts(&state).unwrap_or_default();
+        seats
+            .iter()
+            .filter(|s| prompts.iter().any(|p| p.seat.0 == s.seat))
+            .map(|s| s.user_id.clone())
+            .collect()
+    }
+
+    /// `/inbox`: direct messages that could not be delivered.
+    pub async fn inbox(&self, user: &User) -> Result<Reply, ServiceError> {
+        let kept = self.store.take_inbox(&user.id, self.now()).await?;
+        if kept.is_empty() {
+            return Ok(Reply::text(
+                "No kept messages: everything reached your direct messages.",
+            ));
+        }
+        let mut text = String::from("Messages I could not send you directly:");
+        let mut image = None;
+        for (_, body, png) in kept {
+            text.push_str("\n- ");
+            text.push_str(&body);
+            if png.is_some() {
+                image = png;
+            }
+        }
+        Ok(Reply { text, image })
+    }
+
+    // ---- clocks ---------------------------------------------------------------------------------
+
+    /// Sends due reminders and ends games whose time ran out. Returns how many games changed.
+    pub async fn tick(&self) -> Result<usize, ServiceError> {
+        let now = self.now();
+        let mut changed = 0;
+        for due in self.store.clocks_due(now).await? {
+            let _guard = self.lock(due.game).await;
+            let mut tx = self.store.begin().await?;
+            let mut g = self.load(&mut tx, due.game).await?;
+            let (Some(deadline), Some(days)) = (g.row.deadline, g.row.days_per_move) else {
+                continue;
+            };
+            if g.row.status != Status::Active {
+                continue;
+            }
+            let id = g.row.id;
+            let prompted: Vec<Seat> = g.game.prompts(g.state()?)?.iter().map(|p| p.seat).collect();
+            if deadline <= now {
+                let winners = (0..g.row.seat_count as u8)
+                    .map(Seat)
+                    .filter(|s| !prompted.contains(s))
+                    .collect();
+                let late: Vec<String> = prompted.iter().map(|s| g.mention(*s)).collect();
+                let end = self.finish(&mut g, Outcome::win(winners, EndReason::Timeout))?;
+                let text = format!("{} ran out of time.\n{end}", late.join(" and "));
+                let posts = vec![self.board_post(&g, text)?];
+                self.save(tx, &mut g, None, "timeout", "", posts).await?;
+                changed += 1;
+            } else if !g.row.reminded && deadline - now <= days * DAY / 4 {
+                g.row.reminded = true;
+                let left = describe_duration(deadline - now);
+                let posts = prompted
+                    .iter()
+                    .filter_map(|s| g.user_of(*s))
+                    .map(|s| {
+                        Post::new(
+                            Target::Direct(s.user_id.clone()),
+                            format!("Reminder: it is your move in game {id} ({}) in {{#{id}}}; {left} left.", g.name()),
+                        )
+                    })
+                    .collect();
+                self.save(tx, &mut g, None, "reminder", "", posts).await?;
+                changed += 1;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// How long until the next clock event (for the scheduler's sleep).
+    pub async fn next_clock_event(&self) -> Result<Option<i64>, ServiceError> {
+        Ok(self
+            .store
+            .next_clock_event()
+            .await?
+            .map(|t| (t - self.now()).max(0)))
+    }
+
+    // ---- delivery -------------------------------------------------------------------------------
+
+    /// Delivers every waiting post through `frontend`, oldest first. A direct message that
+    /// cannot be delivered is kept for `/inbox` and the game's thread is told so (without its
+    /// content). Returns how many posts went out.
+    pub async fn flush_outbox(&self, frontend: &impl Deliver) -> Result<usize, ServiceError> {
+        let mut sent = 0;
+        loop {
+            let batch = self.store.pending(50).await?;
+            if batch.is_empty() {
+                return Ok(sent);
+            }
+            let mut progressed = false;
+            for item in batch {
+                match frontend.deliver(self, &item).await {
+                    Ok(()) => {
+                        self.store.mark_delivered(item.id, self.now()).await?;
+                        sent += 1;
+                        progressed = true;
+                    }
+                    Err(DeliveryError::DirectMessagesClosed) => {
+                        let Target::Direct(user) = &item.post.target else {
+                            self.store.mark_delivered(item.id, self.now()).await?;
+                            continue;
+                        };
+                        self.store
+                            .keep_in_inbox(user, item.game, &item.post, self.now())
+                            .await?;
+                        if let Some(game) = item.game {
+                            let notice = Post::new(
+                                Target::GameThread(game),
+                                format!(
+                                    "{{@{user}}}, I could not send you a direct message (are your DMs closed?). \
+                                     Use /inbox to read it privately."
+                                ),
+                            );
+                            let mut tx = self.store.begin().await?;
+                            Store::push_post(&mut tx, Some(game), &notice, self.now()).await?;
+                            tx.commit().await?;
+                        }
+                        self.store.mark_delivered(item.id, self.now()).await?;
+                        progressed = true;
+                    }
+                    Err(DeliveryError::Retry(why)) => {
+                        let attempts = self.store.mark_attempt(item.id).await?;
+                        tracing::warn!(post = item.id, attempts, "delivery failed: {why}");
+                        if attempts >= 5 {
+                            tracing::error!(
+                                post = item.id,
+                                "giving up on a post after {attempts} attempts"
+                            );
+                            self.store.mark_delivered(item.id, self.now()).await?;
+                            progressed = true;
+                        } else {
+                            // Keep order: stop here and try again on the next flush.
+                            return Ok(sent);
+                        }
+                    }
+                }
+            }
+            if !progressed {
+                return Ok(sent);
+            }
+        }
+    }
+}
+
+fn parse_days(value: &str) -> Result<Option<i64>, ServiceError> {
+    let v = value.trim().to_ascii_lowercase();
+    if matches!(v.as_str(), "none" | "off" | "no" | "0" | "unlimited") {
+        return Ok(None);
+    }
+    match v.trim_end_matches('d').parse::<i64>() {
+        Ok(n) if (1..=MAX_DAYS_PER_MOVE).contains(&n) => Ok(Some(n)),
+        _ => refuse(format!(
+            "days_per_move must be a number of days from 1 to {MAX_DAYS_PER_MOVE}, or none; not '{value}'"
+        )),
+    }
+}
+
+/// Reads `key=value` options (or `key:value`) separated by spaces or commas. A FEN holds
+/// spaces, so words after `fen=` that are not themselves options belong to the FEN.
+///
+/// ```
+/// # use bot::service::option_pairs;
+/// let pairs = option_pairs("days=2 fen=8/8/8/8/8/8/8/K1k5 w - - 0 1, start:5").unwrap();
+/// assert_eq!(pairs[0], ("days".into(), "2".into()));
+/// assert_eq!(pairs[1], ("fen".into(), "8/8/8/8/8/8/8/K1k5 w - - 0 1".into()));
+/// assert_eq!(pairs[2], ("start".into(), "5".into()));
+/// assert!(option_pairs("fast").is_err());
+/// ```
+pub fn option_pairs(text: &str) -> Result<Vec<(String, String)>, ServiceError> {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for word in text.split([' ', ',', ';']).filter(|w| !w.trim().is_empty()) {
+        let split = word.split_once(['=', ':']).filter(|(k, _)| {
+            !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+        match split {
+            Some((k, v)) => pairs.push((k.to_ascii_lowercase(), v.to_string())),
+            None => match pairs.last_mut() {
+                Some((k, v)) if k == "fen" => {
+                    v.push(' ');
+                    v.push_str(word);
+                }
+                _ => {
+                    return refuse(format!(
+                        "'{word}' is not an option: write key=value, for example days_per_move=2"
+                    ))
+                }
+            },
+        }
+    }
+    Ok(pairs)
+}
+
+fn describe_status(s: Status) -> &'static str {
+    match s {
+        Status::Open => "waiting for players",
+        Status::Active => "being played",
+        Status::Finished => "over",
+        Status::Aborted => "called off",
+    }
+}
+
+/// "2 days 3 hours", "5 hours", "12 minutes".
+pub fn describe_duration(seconds: i64) -> String {
+    let s = seconds.max(0);
+    let (d, h, m) = (s / DAY, (s % DAY) / 3600, (s % 3600) / 60);
+    let unit = |n: i64, u: &str| format!("{n} {u}{}", if n == 1 { "" } else { "s" });
+    if d > 0 {
+        if h > 0 {
+            format!("{} {}", unit(d, "day"), unit(h, "hour"))
+        } else {
+            unit(d, "day")
+        }
+    } else if h > 0 {
+        unit(h, "hour")
+    } else {
+        unit(m.max(1), "minute")
+    }
+}

@@ -1,0 +1,510 @@
+//! All SQL lives here. SQLite through sqlx with runtime queries; migrations are embedded and run
+//! when the store opens. Writes go through a single-connection pool, so transactions never race
+//! each other for SQLite's write lock; reads use a separate pool.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use engine::game::Options;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Row, SqliteConnection, SqlitePool};
+
+use crate::model::{Button, GameId, Pending, Post, Status, Target};
+
+/// A database error: always an internal problem, never the user's.
+pub type DbError = sqlx::Error;
+
+/// The database.
+#[derive(Clone, Debug)]
+pub struct Store {
+    writer: SqlitePool,
+    reader: SqlitePool,
+}
+
+/// A write transaction.
+pub type Tx = sqlx::Transaction<'static, sqlx::Sqlite>;
+
+/// One row of `games`.
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    pub id: GameId,
+    pub variant: String,
+    pub options: Options,
+    pub seat_count: usize,
+    /// `random` or `joined`: how players are seated when the game starts.
+    pub seating: String,
+    pub status: Status,
+    pub state: Option<String>,
+    pub version: i64,
+    pub seed: u64,
+    pub creator: String,
+    pub channel: String,
+    pub thread: Option<String>,
+    pub days_per_move: Option<i64>,
+    pub deadline: Option<i64>,
+    pub reminded: bool,
+    pub draw_agreed: Vec<u8>,
+    pub result: Option<String>,
+}
+
+/// One seat of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRow {
+    pub seat: u8,
+    pub user_id: String,
+    pub user_name: String,
+}
+
+/// A game with its seats, for listings.
+#[derive(Clone, Debug)]
+pub struct GameSummary {
+    pub game: GameRow,
+    pub seats: Vec<SeatRow>,
+}
+
+/// A game whose clock needs attention.
+#[derive(Clone, Copy, Debug)]
+pub struct ClockDue {
+    pub game: GameId,
+    pub deadline: i64,
+    pub days_per_move: i64,
+    pub reminded: bool,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    pub async fn open(path: &Path) -> Result<Store, DbError> {
+        if let Some(dir) = path.parent() {
+            if !dir.as_os_str().is_empty() {
+                std::fs::create_dir_all(dir).map_err(DbError::Io)?;
+            }
+        }
+        let options = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            // Every commit reaches the disk: nothing a player did is lost, even on power loss.
+            .synchronous(SqliteSynchronous::Full)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10));
+        let writer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options.clone())
+            .await?;
+        sqlx::migrate!("../migrations").run(&writer).await?;
+        let reader = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options.read_only(true))
+            .await?;
+        Ok(Store { writer, reader })
+    }
+
+    /// Starts a write transaction.
+    pub async fn begin(&self) -> Result<Tx, DbError> {
+        self.writer.begin().await
+    }
+
+    /// Closes both pools (used by tests that simulate a crash and reopen the file).
+    pub async fn close(&self) {
+        self.writer.close().await;
+        self.reader.close().await;
+    }
+
+    // ---- games ------------------------------------------------------------------------------
+
+    pub async fn insert_game(
+        tx: &mut SqliteConnection,
+        g: &GameRow,
+        now: i64,
+    ) -> Result<GameId, DbError> {
+        let id = sqlx::query(
+            "INSERT INTO games (variant, options, seat_count, seating, status, state, version, seed, creator,
+                channel, thread, days_per_move, deadline, reminded, draw_agreed, result, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(&g.variant)
+        .bind(serde_json::to_string(&g.options).unwrap_or_else(|_| "{}".into()))
+        .bind(g.seat_count as i64)
+        .bind(&g.seating)
+        .bind(g.status.as_str())
+        .bind(&g.state)
+        .bind(g.version)
+        .bind(g.seed as i64)
+        .bind(&g.creator)
+        .bind(&g.channel)
+        .bind(&g.thread)
+        .bind(g.days_per_move)
+        .bind(g.deadline)
+        .bind(g.reminded)
+        .bind(serde_json::to_string(&g.draw_agreed).unwrap_or_else(|_| "[]".into()))
+        .bind(&g.result)
+        .bind(now)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?
+        .last_insert_rowid();
+        Ok(GameId(id))
+    }
+
+    /// Writes a changed game if nobody else changed it since `expected_version`.
+    /// Returns false (and writes nothing) on a conflict.
+    pub async fn update_game(
+        tx: &mut SqliteConnection,
+        g: &GameRow,
+        expected_version: i64,
+        now: i64,
+    ) -> Result<bool, DbError> {
+        let done = sqlx::query(
+            "UPDATE games SET seat_count = ?, creator = ?, status = ?, state = ?, version = ?, thread = ?,
+                deadline = ?, reminded = ?, draw_agreed = ?, result = ?, updated_at = ?
+             WHERE id = ? AND version = ?",
+        )
+        .bind(g.seat_count as i64)
+        .bind(&g.creator)
+        .bind(g.status.as_str())
+        .bind(&g.state)
+        .bind(g.version)
+        .bind(&g.thread)
+        .bind(g.deadline)
+        .bind(g.reminded)
+        .bind(serde_json::to_string(&g.draw_agreed).unwrap_or_else(|_| "[]".into()))
+        .bind(&g.result)
+        .bind(now)
+        .bind(g.id.0)
+        .bind(expected_version)
+        .execute(&mut *tx)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    pub async fn load_game(
+        tx: &mut SqliteConnection,
+        id: GameId,
+    ) -> Result<Option<GameRow>, DbError> {
+        let row = sqlx::query("SELECT * FROM games WHERE id = ?")
+            .bind(id.0)
+            .fetch_optional(&mut *tx)
+            .await?;
+        row.map(|r| game_row(&r)).transpose()
+    }
+
+    pub async fn game(&self, id: GameId) -> Result<Option<GameRow>, DbError> {
+        let mut conn = self.reader.acquire().await?;
+        Store::load_game(&mut conn, id).await
+    }
+
+    /// The game whose thread is `thread`.
+    pub async fn game_by_thread(&self, thread: &str) -> Result<Option<GameId>, DbError> {
+        let row = sqlx::query("SELECT id FROM games WHERE thread = ?")
+            .bind(thread)
+            .fetch_optional(&self.reader)
+            .await?;
+        Ok(row.map(|r| GameId(r.get(0))))
+    }
+
+    /// Records the thread a frontend made for a game.
+    pub async fn set_thread(&self, id: GameId, thread: &str) -> Result<(), DbError> {
+        sqlx::query("UPDATE games SET thread = ? WHERE id = ? AND thread IS NULL")
+            .bind(thread)
+            .bind(id.0)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
+    /// Games a user sits in, newest first; `live_only` keeps open and active ones.
+    pub async fn games_of(&self, user: &str, live_only: bool) -> Result<Vec<GameSummary>, DbError> {
+        let sql = if live_only {
+            "SELECT g.* FROM games g JOIN seats s ON s.game_id = g.id
+             WHERE s.user_id = ? AND g.status IN ('open', 'active') ORDER BY g.id DESC LIMIT 50"
+        } else {
+            "SELECT g.* FROM games g JOIN seats s ON s.game_id = g.id
+             WHERE s.user_id = ? ORDER BY g.id DESC LIMIT 50"
+        };
+        let rows = sqlx::query(sql).bind(user).fetch_all(&self.reader).await?;
+        let mut out = Vec::new();
+        let mut conn = self.reader.acquire().await?;
+        for r in rows {
+            let game = game_row(&r)?;
+            let seats = Store::seats(&mut conn, game.id).await?;
+            out.push(GameSummary { game, seats });
+        }
+        Ok(out)
+    }
+
+    /// Active games whose reminder or deadline has come.
+    pub async fn clocks_due(&self, now: i64) -> Result<Vec<ClockDue>, DbError> {
+        let rows = sqlx::query(
+            "SELECT id, deadline, days_per_move, reminded FROM games
+             WHERE status = 'active' AND deadline IS NOT NULL AND days_per_move IS NOT NULL
+               AND (deadline <= ? OR (reminded = 0 AND deadline - ? <= days_per_move * 86400 / 4))",
+        )
+        .bind(now)
+        .bind(now)
+        .fetch_all(&self.reader)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| ClockDue {
+                game: GameId(r.get(0)),
+                deadline: r.get(1),
+                days_per_move: r.get(2),
+                reminded: r.get::<i64, _>(3) != 0,
+            })
+            .collect())
+    }
+
+    /// The soonest moment a clock will need attention, if any clock runs.
+    pub async fn next_clock_event(&self) -> Result<Option<i64>, DbError> {
+        let row = sqlx::query(
+            "SELECT MIN(CASE WHEN reminded = 0 THEN deadline - days_per_move * 86400 / 4 ELSE deadline END)
+             FROM games WHERE status = 'active' AND deadline IS NOT NULL AND days_per_move IS NOT NULL",
+        )
+        .fetch_one(&self.reader)
+        .await?;
+        Ok(row.get::<Option<i64>, _>(0))
+    }
+
+    // ---- seats ------------------------------------------------------------------------------
+
+    pub async fn seats(conn: &mut SqliteConnection, id: GameId) -> Result<Vec<SeatRow>, DbError> {
+        let rows = sqlx::query(
+            "SELECT seat, user_id, user_name FROM seats WHERE game_id = ? ORDER BY seat",
+        )
+        .bind(id.0)
+        .fetch_all(&mut *conn)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| SeatRow {
+                seat: r.get::<i64, _>(0) as u8,
+                user_id: r.get(1),
+                user_name: r.get(2),
+            })
+            .collect())
+    }
+
+    pub async fn seats_of(&self, id: GameId) -> Result<Vec<SeatRow>, DbError> {
+        let mut conn = self.reader.acquire().await?;
+        Store::seats(&mut conn, id).await
+    }
+
+    /// Replaces a game's seats (joins, leaves and the shuffle at the start).
+    pub async fn set_seats(
+        tx: &mut SqliteConnection,
+        id: GameId,
+        seats: &[SeatRow],
+    ) -> Result<(), DbError> {
+        sqlx::query("DELETE FROM seats WHERE game_id = ?")
+            .bind(id.0)
+            .execute(&mut *tx)
+            .await?;
+        for s in seats {
+            sqlx::query(
+                "INSERT INTO seats (game_id, seat, user_id, user_name) VALUES (?, ?, ?, ?)",
+            )
+            .bind(id.0)
+            .bind(s.seat as i64)
+            .bind(&s.user_id)
+            .bind(&s.user_name)
+            .execute(&mut *tx)
+            .await?;
+        }
+        Ok(())
+    }
+
+    // ---- the action log ----------------------------------------------------------------------
+
+    #[allow(clippy::too_many_arguments)]
+    pub async fn log_action(
+        tx: &mut SqliteConnection,
+        id: GameId,
+        version: i64,
+        user: Option<&str>,
+        seat: Option<u8>,
+        kind: &str,
+        text: &str,
+        now: i64,
+    ) -> Result<(), DbError> {
+        sqlx::query(
+            "INSERT INTO actions (game_id, version, user_id, seat, kind, text, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(id.0)
+        .bind(version)
+        .bind(user)
+        .bind(seat.map(|s| s as i64))
+        .bind(kind)
+        .bind(text)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        Ok(())
+    }
+
+    /// A game's log as (version, kind, text), oldest first.
+    pub async fn actions(&self, id: GameId) -> Result<Vec<(i64, String, String)>, DbError> {
+        let rows = sqlx::query(
+            "SELECT version, kind, text FROM actions WHERE game_id = ? ORDER BY version",
+        )
+        .bind(id.0)
+        .fetch_all(&self.reader)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2)))
+            .collect())
+    }
+
+    // ---- the outbox ---------------------------------------------------------------------------
+
+    pub async fn push_post(
+        tx: &mut SqliteConnection,
+        game: Option<GameId>,
+        post: &Post,
+        now: i64,
+    ) -> Result<(), DbError> {
+        let (kind, target) = match &post.target {
+            Target::Channel(c) => ("channel", c.clone()),
+            Target::GameThread(g) => ("thread", g.0.to_string()),
+            Target::Direct(u) => ("dm", u.clone()),
+        };
+        sqlx::query(
+            "INSERT INTO outbox (game_id, target_kind, target, body, image, buttons, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(game.map(|g| g.0))
+        .bind(kind)
+        .bind(target)
+        .bind(&post.text)
+        .bind(&post.image)
+        .bind(serde_json::to_string(&post.buttons).unwrap_or_else(|_| "[]".into()))
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        Ok(())
+    }
+
+    /// Undelivered posts, oldest first.
+    pub async fn pending(&self, limit: i64) -> Result<Vec<Pending>, DbError> {
+        let rows = sqlx::query(
+            "SELECT id, game_id, target_kind, target, body, image, buttons FROM outbox
+             WHERE delivered_at IS NULL ORDER BY id LIMIT ?",
+        )
+        .bind(limit)
+        .fetch_all(&self.reader)
+        .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                let kind: String = r.get(2);
+                let target: String = r.get(3);
+                let target = match kind.as_str() {
+                    "channel" => Target::Channel(target),
+                    "thread" => Target::GameThread(GameId(target.parse().ok()?)),
+                    _ => Target::Direct(target),
+                };
+                let buttons: Vec<Button> =
+                    serde_json::from_str(&r.get::<String, _>(6)).unwrap_or_default();
+                Some(Pending {
+                    id: r.get(0),
+                    game: r.get::<Option<i64>, _>(1).map(GameId),
+                    post: Post {
+                        target,
+                        text: r.get(4),
+                        image: r.get(5),
+                        buttons,
+                    },
+                })
+            })
+            .collect())
+    }
+
+    pub async fn mark_delivered(&self, id: i64, now: i64) -> Result<(), DbError> {
+        sqlx::query("UPDATE outbox SET delivered_at = ?, image = NULL WHERE id = ?")
+            .bind(now)
+            .bind(id)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn mark_attempt(&self, id: i64) -> Result<i64, DbError> {
+        let row = sqlx::query(
+            "UPDATE outbox SET attempts = attempts + 1 WHERE id = ? RETURNING attempts",
+        )
+        .bind(id)
+        .fetch_one(&self.writer)
+        .await?;
+        Ok(row.get(0))
+    }
+
+    // ---- the inbox of undeliverable direct messages -------------------------------------------
+
+    pub async fn keep_in_inbox(
+        &self,
+        user: &str,
+        game: Option<GameId>,
+        post: &Post,
+        now: i64,
+    ) -> Result<(), DbError> {
+        sqlx::query(
+            "INSERT INTO inbox (user_id, game_id, body, image, created_at) VALUES (?, ?, ?, ?, ?)",
+        )
+        .bind(user)
+        .bind(game.map(|g| g.0))
+        .bind(&post.text)
+        .bind(&post.image)
+        .bind(now)
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+
+    /// Unread kept messages of a user (oldest first), marking them read.
+    pub async fn take_inbox(
+        &self,
+        user: &str,
+        now: i64,
+    ) -> Result<Vec<(Option<GameId>, String, Option<Vec<u8>>)>, DbError> {
+        let mut tx = self.writer.begin().await?;
+        let rows = sqlx::query("SELECT game_id, body, image FROM inbox WHERE user_id = ? AND read_at IS NULL ORDER BY id")
+            .bind(user)
+            .fetch_all(&mut *tx)
+            .await?;
+        sqlx::query("UPDATE inbox SET read_at = ? WHERE user_id = ? AND read_at IS NULL")
+            .bind(now)
+            .bind(user)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get::<Option<i64>, _>(0).map(GameId), r.get(1), r.get(2)))
+            .collect())
+    }
+}
+
+fn game_row(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow, DbError> {
+    let options: String = r.try_get("options")?;
+    let draw: String = r.try_get("draw_agreed")?;
+    Ok(GameRow {
+        id: GameId(r.try_get("id")?),
+        variant: r.try_get("variant")?,
+        options: serde_json::from_str(&options).unwrap_or_default(),
+        seat_count: r.try_get::<i64, _>("seat_count")? as usize,
+        seating: r.try_get("seating")?,
+        status: Status::parse(&r.try_get::<String, _>("status")?),
+        state: r.try_get("state")?,
+        version: r.try_get("version")?,
+        seed: r.try_get::<i64, _>("seed")? as u64,
+        creator: r.try_get("creator")?,
+        channel: r.try_get("channel")?,
+        thread: r.try_get("thread")?,
+        days_per_move: r.try_get("days_per_move")?,
+        deadline: r.try_get("deadline")?,
+        reminded: r.try_get::<i64, _>("reminded")? != 0,
+        draw_agreed: serde_json::from_str(&draw).unwrap_or_default(),
+        result: r.try_get("result")?,
+    })
+}
