@@ -243,7 +243,6 @@ pub fn parse_text(name: &str, args: &str) -> Result<Command, String> {
             None => Ok(None),
         }
     };
-    let mut named = named;
     let mut pos = positional;
     let command = match name.to_ascii_lowercase().as_str() {
         "play" => {

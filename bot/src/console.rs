@@ -216,6 +216,6 @@ fn parse_line(line: &str) -> Result<(User, Command), String> {
     let (command, args) = command_line
         .split_once(char::is_whitespace)
         .unwrap_or((command_line, ""));
-    let command = commands::parse_text(command, args.trim()).map_err(|e| format!("{e}"))?;
+    let command = commands::parse_text(command, args.trim()).map_err(|e| e.to_string())?;
     Ok((User::new(name, name), command))
 }

@@ -418,7 +418,7 @@ impl Service {
             Some(&user.id),
             Some(0),
             "create",
-            &options_text.trim().to_string(),
+            options_text.trim(),
             now,
         )
         .await?;
@@ -1091,7 +1091,7 @@ impl Service {
             let state = match g.status {
                 Status::Active => {
                     let turn = self.whose_turn(g, &summary.seats);
-                    if turn.iter().any(|u| *u == user.id) {
+                    if turn.contains(&user.id) {
                         "your move".to_string()
                     } else {
                         "waiting".to_string()
