@@ -1,0 +1,78 @@
+//! The `rookery` binary as a user meets it: `rookery local` with input piped in echoes each
+//! line, prints what everyone sees, writes images, and a second run continues the same games.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn run_local(db: &std::path::Path, images: &std::path::Path, input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
+        .args([
+            "--db",
+            db.to_str().unwrap(),
+            "local",
+            "--out",
+            images.to_str().unwrap(),
+        ])
+        .env_remove("DISCORD_TOKEN")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_console_plays_and_continues_across_runs() {
+    let dir = std::env::temp_dir().join(format!("rookery-local-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (db, images) = (dir.join("games.db"), dir.join("images"));
+
+    let first = run_local(
+        &db,
+        &images,
+        "@alice /play chess order=joined\n@bob /join 1\n@alice /move e4\n",
+    );
+    assert!(
+        first.contains("> @alice /play chess order=joined\n"),
+        "{first}"
+    );
+    assert!(
+        first.contains("EPHEMERAL alice: You played e4 in game 1."),
+        "{first}"
+    );
+    assert!(
+        first.contains("PUBLIC game-1: @alice: White played 1. e4"),
+        "{first}"
+    );
+    let image = first
+        .lines()
+        .find_map(|l| l.split("[image: ").nth(1))
+        .map(|p| p.trim_end_matches(']').to_string())
+        .expect("an image path is printed");
+    assert_eq!(&std::fs::read(&image).unwrap()[1..4], b"PNG");
+
+    let second = run_local(&db, &images, "@bob /move e5\n@alice /board\n");
+    assert!(
+        second.contains("PUBLIC game-1: @bob: Black played 1... e5"),
+        "{second}"
+    );
+    assert!(
+        second.contains("EPHEMERAL alice: Game 1 (Chess): White to move."),
+        "{second}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
