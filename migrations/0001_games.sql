@@ -57,6 +57,7 @@ CREATE TABLE outbox (
     body         TEXT    NOT NULL,
     image        BLOB,
     buttons      TEXT    NOT NULL DEFAULT '[]',
+    choices      TEXT    NOT NULL DEFAULT '[]', -- a private choice's options, for a select menu
     created_at   INTEGER NOT NULL,
     delivered_at INTEGER,
     attempts     INTEGER NOT NULL DEFAULT 0

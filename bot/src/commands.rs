@@ -34,6 +34,11 @@ pub enum Command {
         text: String,
         game: Option<GameId>,
     },
+    Secret {
+        text: String,
+        game: Option<GameId>,
+    },
+
     Board {
         game: Option<GameId>,
     },
@@ -81,6 +86,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "<move> [game]",
         "Make your move (SAN like Nf3 or coordinates like g1f3)",
     ),
+    (
+        "secret",
+        "<choice> [game]",
+        "Make a secret choice privately (in direct messages)",
+    ),
     ("board", "[game]", "See the board from your side, privately"),
     ("resign", "[game]", "Resign the game"),
     (
@@ -121,6 +131,7 @@ pub async fn run(
         Command::Start { game } => service.start(user, place, game).await,
         Command::Abort { game } => service.abort(user, place, game).await,
         Command::Move { text, game } => service.act(user, place, game, &text).await,
+        Command::Secret { text, game } => service.secret(user, place, game, &text).await,
         Command::Board { game } => service.board(user, place, game).await,
         Command::Resign { game } => service.resign(user, place, game).await,
         Command::Draw { choice, game } => service.draw(user, place, game, choice).await,
@@ -303,6 +314,24 @@ pub fn parse_text(name: &str, args: &str) -> Result<Command, String> {
                 text,
                 game: game(&mut named, &mut pos)?,
             }
+        }
+        "secret" => {
+            // A secret may hold spaces (an assignment like KR QK RN BB NQ).
+            let mut text = take("choice", &mut named).unwrap_or_default();
+            let game = match take("game", &mut named) {
+                Some(g) => Some(parse_game(&g)?),
+                None => None,
+            };
+            for p in pos.drain(..) {
+                if !text.is_empty() {
+                    text.push(' ');
+                }
+                text.push_str(&p);
+            }
+            if text.is_empty() {
+                return Err("/secret needs your choice, for example /secret b2".into());
+            }
+            Command::Secret { text, game }
         }
         "draw" => {
             let word = take("decision", &mut named)

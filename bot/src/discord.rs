@@ -42,6 +42,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         start(),
         abort(),
         r#move(),
+        secret(),
         board(),
         resign(),
         draw(),
@@ -316,6 +317,21 @@ impl Deliver for DiscordCourier {
         if let Some(png) = &post.image {
             message = message.add_file(CreateAttachment::bytes(png.clone(), "board.png"));
         }
+        let mut rows = Vec::new();
+        if let (false, Some(game)) = (post.choices.is_empty(), item.game) {
+            let options = post
+                .choices
+                .iter()
+                .take(25)
+                .map(|c| serenity::CreateSelectMenuOption::new(c.clone(), c.clone()))
+                .collect();
+            let menu = serenity::CreateSelectMenu::new(
+                model::secret_menu_id(game),
+                serenity::CreateSelectMenuKind::String { options },
+            )
+            .placeholder("Make your secret choice");
+            rows.push(CreateActionRow::SelectMenu(menu));
+        }
         if !post.buttons.is_empty() {
             let buttons = post
                 .buttons
@@ -331,7 +347,10 @@ impl Deliver for DiscordCourier {
                         .style(style)
                 })
                 .collect();
-            message = message.components(vec![CreateActionRow::Buttons(buttons)]);
+            rows.push(CreateActionRow::Buttons(buttons));
+        }
+        if !rows.is_empty() {
+            message = message.components(rows);
         }
         match channel.send_message(&self.http, message).await {
             Ok(_) => Ok(()),
@@ -471,6 +490,37 @@ async fn r#move(
         ctx,
         Command::Move {
             text,
+            game: game_id(game),
+        },
+    )
+    .await
+}
+
+async fn autocomplete_secret(ctx: Context<'_>, partial: &str) -> Vec<String> {
+    let user = user_of(ctx.author());
+    let place = match ctx.guild_id() {
+        Some(_) => Place::Channel(ctx.channel_id().to_string()),
+        None => Place::DirectMessage,
+    };
+    ctx.data()
+        .service
+        .secret_suggestions(&user, &place, None, partial, 25)
+        .await
+}
+
+/// Make a secret choice privately (in direct messages)
+#[poise::command(slash_command)]
+async fn secret(
+    ctx: Context<'_>,
+    #[description = "Your choice; start typing to see them"]
+    #[autocomplete = "autocomplete_secret"]
+    choice: String,
+    #[description = "The game's number (default: the one waiting for you)"] game: Option<i64>,
+) -> Result<(), Error> {
+    respond(
+        ctx,
+        Command::Secret {
+            text: choice,
             game: game_id(game),
         },
     )

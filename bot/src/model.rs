@@ -136,6 +136,16 @@ impl Button {
     }
 }
 
+/// The custom id of the select menu for a game's private choice: `rookery:secret:<game>`.
+pub fn secret_menu_id(game: GameId) -> String {
+    format!("rookery:secret:{game}")
+}
+
+/// The game of a private-choice select menu's custom id.
+pub fn game_of_secret_menu(id: &str) -> Option<GameId> {
+    id.strip_prefix("rookery:secret:")?.parse().ok().map(GameId)
+}
+
 /// Where a post goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Target {
@@ -155,6 +165,8 @@ pub struct Post {
     pub text: String,
     pub image: Option<Vec<u8>>,
     pub buttons: Vec<Button>,
+    /// The options of a private choice, offered as a select menu (at most 25).
+    pub choices: Vec<String>,
 }
 
 impl Post {
@@ -164,6 +176,7 @@ impl Post {
             text: text.into(),
             image: None,
             buttons: Vec::new(),
+            choices: Vec::new(),
         }
     }
     pub fn with_image(mut self, png: Vec<u8>) -> Post {
@@ -172,6 +185,10 @@ impl Post {
     }
     pub fn with_buttons(mut self, buttons: Vec<Button>) -> Post {
         self.buttons = buttons;
+        self
+    }
+    pub fn with_choices(mut self, choices: Vec<String>) -> Post {
+        self.choices = choices;
         self
     }
 }

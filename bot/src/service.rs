@@ -9,9 +9,11 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use engine::game::{AnyGame, AnyState, EndReason, Event, GameError, Options, Outcome};
+use engine::game::{
+    AnyGame, AnyState, EndReason, Event, GameError, Options, Outcome, Prompt, PromptKind,
+};
 use engine::registry;
-use engine::view::Viewer;
+use engine::view::{Panel, Viewer};
 use engine::Seat;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -22,6 +24,9 @@ use crate::model::{
     Button, ButtonAction, GameId, Pending, Place, Post, Reply, Status, Target, User,
 };
 use crate::store::{DbError, GameRow, SeatRow, Store, Tx};
+
+/// The most options a select menu may offer.
+const MENU_LIMIT: usize = 25;
 
 /// Seconds in a day.
 const DAY: i64 = 86_400;
@@ -160,6 +165,17 @@ struct Loaded {
     seats: Vec<SeatRow>,
     game: &'static dyn AnyGame,
     state: Option<AnyState>,
+    /// What each seat privately had before this change, to tell them only what is new.
+    before: Private,
+    /// The status before this change.
+    was: Status,
+}
+
+/// Each seat's secret prompt and private panel.
+#[derive(Default)]
+struct Private {
+    prompts: Vec<Option<Prompt>>,
+    panels: Vec<Option<Panel>>,
 }
 
 impl Loaded {
@@ -249,12 +265,16 @@ impl Service {
             Some(json) => Some(game.load(json)?),
             None => None,
         };
-        Ok(Loaded {
+        let mut loaded = Loaded {
+            was: row.status,
             row,
             seats,
             game,
             state,
-        })
+            before: Private::default(),
+        };
+        loaded.before = private_of(&loaded)?;
+        Ok(loaded)
     }
 
     /// Writes a changed game, its seats, a log line and its posts, then commits.
@@ -265,8 +285,22 @@ impl Service {
         actor: Option<(&User, Option<Seat>)>,
         kind: &str,
         text: &str,
-        posts: Vec<Post>,
+        mut posts: Vec<Post>,
     ) -> Result<(), ServiceError> {
+        posts.extend(self.private_posts(loaded)?);
+        if loaded.row.status == Status::Finished && loaded.was != Status::Finished {
+            if let Some(state) = &loaded.state {
+                let secrets = loaded.game.secret_history(state)?;
+                if !secrets.is_empty() {
+                    let mut text = String::from("The game is over, so its secrets can be told:");
+                    for line in secrets {
+                        text.push_str("\n- ");
+                        text.push_str(&line);
+                    }
+                    posts.push(Post::new(Target::GameThread(loaded.row.id), text));
+                }
+            }
+        }
         let now = self.now();
         let expected = loaded.row.version;
         loaded.row.version += 1;
@@ -687,7 +721,7 @@ impl Service {
 
     // ---- playing ------------------------------------------------------------------------------
 
-    /// `/move`: plays a move (or any action text the variant reads).
+    /// `/move`: plays a move (or any public action text the variant reads).
     pub async fn act(
         &self,
         user: &User,
@@ -696,10 +730,91 @@ impl Service {
         text: &str,
     ) -> Result<Reply, ServiceError> {
         let id = self.resolve(user, place, named).await?;
+        self.perform(user, id, text, PromptKind::Move).await
+    }
+
+    /// `/secret`: a private choice (a burial square, a sealed move, an assignment).
+    pub async fn secret(
+        &self,
+        user: &User,
+        place: &Place,
+        named: Option<GameId>,
+        text: &str,
+    ) -> Result<Reply, ServiceError> {
+        let id = match named {
+            Some(id) => id,
+            None => self.resolve_secret(user, place).await?,
+        };
+        self.perform(user, id, text, PromptKind::Secret).await
+    }
+
+    /// The game in which a secret choice is asked of `user`, when they do not name one.
+    async fn resolve_secret(&self, user: &User, place: &Place) -> Result<GameId, ServiceError> {
+        if let Place::Channel(channel) = place {
+            if let Some(id) = self.store.game_by_thread(channel).await? {
+                return Ok(id);
+            }
+        }
+        let mut asked = Vec::new();
+        for summary in self.store.games_of(&user.id, true).await? {
+            let g = &summary.game;
+            let (Ok(game), Some(json)) = (registry::variant(&g.variant), g.state.as_deref()) else {
+                continue;
+            };
+            let Some(seat) = summary.seats.iter().find(|s| s.user_id == user.id) else {
+                continue;
+            };
+            let state = game.load(json)?;
+            if game
+                .prompts(&state)?
+                .iter()
+                .any(|p| p.seat.0 == seat.seat && p.kind == PromptKind::Secret)
+            {
+                asked.push(g.id);
+            }
+        }
+        match asked.as_slice() {
+            [] => refuse("no secret choice is waiting for you"),
+            [one] => Ok(*one),
+            many => {
+                let ids: Vec<String> = many.iter().map(|g| g.to_string()).collect();
+                refuse(format!(
+                    "secret choices wait for you in games {}: name the game",
+                    ids.join(", ")
+                ))
+            }
+        }
+    }
+
+    /// Plays an action of the kind the seat is prompted for.
+    async fn perform(
+        &self,
+        user: &User,
+        id: GameId,
+        text: &str,
+        kind: PromptKind,
+    ) -> Result<Reply, ServiceError> {
         let _guard = self.lock(id).await;
         let mut tx = self.store.begin().await?;
         let mut g = self.load(&mut tx, id).await?;
         let seat = self.playing_seat(&g, user)?;
+        let asked = g
+            .game
+            .prompts(g.state()?)?
+            .into_iter()
+            .find(|p| p.seat == seat)
+            .map(|p| p.kind);
+        match (asked, &kind) {
+            (Some(PromptKind::Secret), PromptKind::Move) => {
+                return refuse(format!(
+                    "in game {id} your next choice is secret: send it privately with /secret (in your direct messages with me)"
+                ))
+            }
+            (Some(PromptKind::Move), PromptKind::Secret) => {
+                return refuse(format!("in game {id} it is your move in public: use /move"))
+            }
+            _ => {}
+        }
         let mut state = g.state()?.clone();
         let (canonical, events) = g.game.play(&mut state, seat, text)?;
         g.state = Some(state);
@@ -724,7 +839,10 @@ impl Service {
             g.row.draw_agreed.clear();
             lines.push("The draw offer lapses.".into());
         }
-        let mut text_out = format!("{{@{}}}: {}", user.id, lines.join("\n"));
+        let mut text_out = match kind {
+            PromptKind::Move => format!("{{@{}}}: {}", user.id, lines.join("\n")),
+            PromptKind::Secret => lines.join("\n"),
+        };
         match outcome {
             Some(o) => {
                 text_out.push('\n');
@@ -737,16 +855,24 @@ impl Service {
         }
         let mut posts = vec![self.board_post(&g, text_out)?];
         posts.extend(dms);
+        // A secret choice's text is the secret itself: only its maker sees it.
+        let (log_kind, reply) = match kind {
+            PromptKind::Move => ("move", format!("You played {canonical} in game {id}.")),
+            PromptKind::Secret => (
+                "secret",
+                format!("Noted in secret for game {id}: {canonical}."),
+            ),
+        };
         self.save(
             tx,
             &mut g,
             Some((user, Some(seat))),
-            "move",
+            log_kind,
             &canonical,
             posts,
         )
         .await?;
-        Ok(Reply::text(format!("You played {canonical} in game {id}.")))
+        Ok(Reply::text(reply))
     }
 
     /// `/resign`.
@@ -905,17 +1031,72 @@ impl Service {
         Ok(line)
     }
 
+    /// Direct messages for what is new in private: a secret choice now asked of a seat (with
+    /// its options as a menu when they fit), and a private panel that changed.
+    fn private_posts(&self, g: &Loaded) -> Result<Vec<Post>, ServiceError> {
+        let Some(state) = &g.state else {
+            return Ok(Vec::new());
+        };
+        let now = private_of(g)?;
+        let mut posts = Vec::new();
+        let id = g.row.id;
+        for s in &g.seats {
+            let seat = s.seat as usize;
+            let prompt = now.prompts.get(seat).cloned().flatten();
+            let new_prompt =
+                prompt.is_some() && prompt != g.before.prompts.get(seat).cloned().flatten();
+            let panel = now.panels.get(seat).cloned().flatten();
+            let new_panel =
+                panel.is_some() && panel != g.before.panels.get(seat).cloned().flatten();
+            if !new_prompt && !new_panel {
+                continue;
+            }
+            let mut text = format!("Game {id} ({}), in {{#{id}}}:", g.name());
+            let mut choices = Vec::new();
+            if let Some(p) = prompt.filter(|_| new_prompt) {
+                let options = g.game.legal_texts(state, Seat(s.seat))?;
+                text.push_str(&format!("\n**Your secret choice:** {}.", p.text));
+                if options.len() <= MENU_LIMIT {
+                    text.push_str(&format!(
+                        "\nChoose below, or send /secret <choice>. Choices: {}.",
+                        options.join(", ")
+                    ));
+                    choices = options;
+                } else {
+                    text.push_str("\nSend /secret <choice>; start typing to see the choices.");
+                }
+            }
+            let mut post = Post::new(Target::Direct(s.user_id.clone()), text).with_choices(choices);
+            if let Some(panel) = panel.filter(|_| new_panel) {
+                post.text
+                    .push_str(&format!("\n```\n{}\n```", panel.to_text()));
+                post = post.with_image(self.picture(g, Viewer::Seat(Seat(s.seat)))?);
+            }
+            posts.push(post);
+        }
+        Ok(posts)
+    }
+
     /// "@bob, your move (Black)." for every seat that must act.
     fn turn_line(&self, g: &Loaded) -> Result<String, ServiceError> {
         let prompts = g.game.prompts(g.state()?)?;
         let mut out = String::new();
         for p in prompts {
-            out.push_str(&format!(
-                "\n{}, your move ({}).",
-                g.mention(p.seat),
-                p.seat.colour_name()
-            ));
+            let line = match p.kind {
+                PromptKind::Move => format!(
+                    "\n{}, your move ({}).",
+                    g.mention(p.seat),
+                    p.seat.colour_name()
+                ),
+                PromptKind::Secret => format!(
+                    "\n{}, you have a secret choice to make ({}): see your direct messages.",
+                    g.mention(p.seat),
+                    p.seat.colour_name()
+                ),
+            };
+            out.push_str(&line);
         }
+
         if let Some(deadline) = g.row.deadline {
             out.push_str(&format!(
                 " Time left: {}.",
@@ -1027,9 +1208,39 @@ impl Service {
         typed: &str,
         limit: usize,
     ) -> Vec<String> {
-        let Ok(id) = self.resolve(user, place, named).await else {
+        self.suggest(user, place, named, typed, limit, false).await
+    }
+
+    /// Like [`Service::suggestions`], for the secret choice asked of `user`.
+    pub async fn secret_suggestions(
+        &self,
+        user: &User,
+        place: &Place,
+        named: Option<GameId>,
+        typed: &str,
+        limit: usize,
+    ) -> Vec<String> {
+        self.suggest(user, place, named, typed, limit, true).await
+    }
+
+    async fn suggest(
+        &self,
+        user: &User,
+        place: &Place,
+        named: Option<GameId>,
+        typed: &str,
+        limit: usize,
+        secret: bool,
+    ) -> Vec<String> {
+        let id = match (named, secret) {
+            (Some(id), _) => Ok(id),
+            (None, true) => self.resolve_secret(user, place).await,
+            (None, false) => self.resolve(user, place, None).await,
+        };
+        let Ok(id) = id else {
             return Vec::new();
         };
+
         let Ok(Some(row)) = self.store.game(id).await else {
             return Vec::new();
         };
@@ -1270,6 +1481,27 @@ impl Service {
             }
         }
     }
+}
+
+/// Each seat's secret prompt and private panel, as the game stands.
+fn private_of(g: &Loaded) -> Result<Private, ServiceError> {
+    let Some(state) = &g.state else {
+        return Ok(Private::default());
+    };
+    let prompts = g.game.prompts(state)?;
+    let mut private = Private::default();
+    for seat in 0..g.row.seat_count as u8 {
+        private.prompts.push(
+            prompts
+                .iter()
+                .find(|p| p.seat.0 == seat && p.kind == PromptKind::Secret)
+                .cloned(),
+        );
+        private
+            .panels
+            .push(g.game.view(state, Viewer::Seat(Seat(seat)))?.panel);
+    }
+    Ok(private)
 }
 
 fn parse_days(value: &str) -> Result<Option<i64>, ServiceError> {

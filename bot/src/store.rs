@@ -370,8 +370,8 @@ impl Store {
             Target::Direct(u) => ("dm", u.clone()),
         };
         sqlx::query(
-            "INSERT INTO outbox (game_id, target_kind, target, body, image, buttons, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO outbox (game_id, target_kind, target, body, image, buttons, choices, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(game.map(|g| g.0))
         .bind(kind)
@@ -379,6 +379,7 @@ impl Store {
         .bind(&post.text)
         .bind(&post.image)
         .bind(serde_json::to_string(&post.buttons).unwrap_or_else(|_| "[]".into()))
+        .bind(serde_json::to_string(&post.choices).unwrap_or_else(|_| "[]".into()))
         .bind(now)
         .execute(&mut *tx)
         .await?;
@@ -388,7 +389,7 @@ impl Store {
     /// Undelivered posts, oldest first.
     pub async fn pending(&self, limit: i64) -> Result<Vec<Pending>, DbError> {
         let rows = sqlx::query(
-            "SELECT id, game_id, target_kind, target, body, image, buttons FROM outbox
+            "SELECT id, game_id, target_kind, target, body, image, buttons, choices FROM outbox
              WHERE delivered_at IS NULL ORDER BY id LIMIT ?",
         )
         .bind(limit)
@@ -406,6 +407,8 @@ impl Store {
                 };
                 let buttons: Vec<Button> =
                     serde_json::from_str(&r.get::<String, _>(6)).unwrap_or_default();
+                let choices: Vec<String> =
+                    serde_json::from_str(&r.get::<String, _>(7)).unwrap_or_default();
                 Some(Pending {
                     id: r.get(0),
                     game: r.get::<Option<i64>, _>(1).map(GameId),
@@ -414,6 +417,7 @@ impl Store {
                         text: r.get(4),
                         image: r.get(5),
                         buttons,
+                        choices,
                     },
                 })
             })

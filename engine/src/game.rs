@@ -251,6 +251,7 @@ pub enum Event {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EndReason {
     Checkmate,
+    KingCaptured,
     Stalemate,
     InsufficientMaterial,
     FiftyMoveRule,
@@ -265,6 +266,7 @@ impl EndReason {
     pub fn describe(self) -> &'static str {
         match self {
             EndReason::Checkmate => "checkmate",
+            EndReason::KingCaptured => "capturing the king",
             EndReason::Stalemate => "stalemate",
             EndReason::InsufficientMaterial => "insufficient material",
             EndReason::FiftyMoveRule => "the fifty-move rule",
@@ -376,6 +378,12 @@ pub trait Game: Send + Sync + 'static {
     /// The result, once the game is over.
     fn outcome(&self, state: &Self::State) -> Option<Outcome>;
 
+    /// Everything that was secret, in the order it happened, to make public when the game ends
+    /// ("Alice buried the pawn under b2"). Empty for games without hidden information.
+    fn secret_history(&self, _state: &Self::State) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Leaf count of the legal action tree, for games whose move generator is tested by perft.
     fn perft(&self, _state: &Self::State, _depth: u32) -> Option<u64> {
         None
@@ -461,6 +469,8 @@ pub trait AnyGame: Send + Sync {
     ) -> Result<(String, Vec<Event>), GameError>;
     fn view(&self, state: &AnyState, viewer: Viewer) -> Result<View, GameError>;
     fn outcome(&self, state: &AnyState) -> Result<Option<Outcome>, GameError>;
+    /// The secrets to reveal once the game is over.
+    fn secret_history(&self, state: &AnyState) -> Result<Vec<String>, GameError>;
     fn perft(&self, state: &AnyState, depth: u32) -> Result<Option<u64>, GameError>;
     fn divide(&self, state: &AnyState, depth: u32)
         -> Result<Option<Vec<(String, u64)>>, GameError>;
@@ -538,6 +548,9 @@ impl<G: Game> AnyGame for G {
     }
     fn outcome(&self, state: &AnyState) -> Result<Option<Outcome>, GameError> {
         Ok(Game::outcome(self, typed(self, state)?))
+    }
+    fn secret_history(&self, state: &AnyState) -> Result<Vec<String>, GameError> {
+        Ok(Game::secret_history(self, typed(self, state)?))
     }
     fn perft(&self, state: &AnyState, depth: u32) -> Result<Option<u64>, GameError> {
         Ok(Game::perft(self, typed(self, state)?, depth))

@@ -77,6 +77,41 @@ impl Placed {
     }
 }
 
+/// A private table shown to one seat under its board: what it alone knows (Masquerade's
+/// capture table, Zombie Chess's burial grid).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Panel {
+    pub title: String,
+    /// Column headings.
+    pub columns: Vec<String>,
+    /// Rows: a heading and one short text per column.
+    pub rows: Vec<(String, Vec<String>)>,
+    /// Lines of text under the table.
+    pub notes: Vec<String>,
+}
+
+impl Panel {
+    /// The panel as plain text, for direct messages and the console.
+    pub fn to_text(&self) -> String {
+        let mut out = format!("{}\n", self.title);
+        if !self.columns.is_empty() {
+            out.push_str(&format!("    {}\n", self.columns.join("  ")));
+        }
+        for (label, cells) in &self.rows {
+            let cells: Vec<String> = cells
+                .iter()
+                .map(|c| if c.is_empty() { ".".into() } else { c.clone() })
+                .collect();
+            out.push_str(&format!("{label:>3} {}\n", cells.join("  ")));
+        }
+        for note in &self.notes {
+            out.push_str(note);
+            out.push('\n');
+        }
+        out.trim_end().to_string()
+    }
+}
+
 /// A board as one viewer sees it.
 #[derive(Clone, Debug)]
 pub struct View {
@@ -102,4 +137,6 @@ pub struct View {
     pub move_number: u32,
     /// One line on the state of play ("Black to move", "White wins by checkmate").
     pub status: String,
+    /// The viewer's private table, if the game keeps one for them.
+    pub panel: Option<Panel>,
 }

@@ -68,6 +68,7 @@ fn four_army_view() -> View {
         players: vec!["ann".into(), "ben".into(), "cat".into(), "dan".into()],
         move_number: 12,
         status: "Seat 3 to move".into(),
+        panel: None,
     }
 }
 

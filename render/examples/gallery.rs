@@ -20,6 +20,7 @@ fn view(board: Arc<Board>, bottom: Seat, figures: Vec<Placed>, players: &[&str])
         players: players.iter().map(|p| p.to_string()).collect(),
         move_number: 7,
         status: format!("{} to move", bottom.colour_name()),
+        panel: None,
     }
 }
 

@@ -75,6 +75,82 @@ pub fn render_image(view: &View) -> RgbImage {
         draw_figure(&mut img, layout, placed);
     }
     draw_caption(&mut img, layout, view);
+    match &view.panel {
+        Some(panel) => with_panel(img, panel),
+        None => img,
+    }
+}
+
+/// The board with a private table under it.
+fn with_panel(board: RgbImage, panel: &engine::view::Panel) -> RgbImage {
+    const CELL_W: f32 = 44.0;
+    const CELL_H: f32 = 30.0;
+    const LABEL_W: f32 = 44.0;
+    let columns = panel.columns.len() as f32;
+    let table_h = if panel.rows.is_empty() {
+        0.0
+    } else {
+        CELL_H * (panel.rows.len() as f32 + 1.0)
+    };
+    let extra = 40.0 + table_h + 22.0 * panel.notes.len() as f32 + 10.0;
+    let (w, h) = (board.width(), board.height());
+    let mut img = RgbImage::from_pixel(w, h + extra as u32, palette::rgb(palette::BACKGROUND));
+    image::imageops::replace(&mut img, &board, 0, 0);
+    let max_x = w as f32 - 8.0;
+    let mut y = h as f32 + 26.0;
+    text::draw(
+        &mut img,
+        &panel.title,
+        (12.0, y),
+        Ink::new(16, true, palette::CAPTION),
+        max_x,
+    );
+    y += 12.0;
+    let left = ((w as f32 - LABEL_W - CELL_W * columns) / 2.0).max(8.0);
+    if !panel.rows.is_empty() {
+        let ink = Ink::new(15, true, palette::COORDINATE);
+        for (i, c) in panel.columns.iter().enumerate() {
+            let cx = left + LABEL_W + CELL_W * (i as f32 + 0.5);
+            text::draw_centred(&mut img, c, (cx, y + CELL_H / 2.0), ink);
+        }
+        for (r, (label, cells)) in panel.rows.iter().enumerate() {
+            let top = y + CELL_H * (r as f32 + 1.0);
+            text::draw_centred(
+                &mut img,
+                label,
+                (left + LABEL_W / 2.0, top + CELL_H / 2.0),
+                ink,
+            );
+            for (i, cell) in cells.iter().enumerate() {
+                let x0 = left + LABEL_W + CELL_W * i as f32;
+                let shade = if (r + i) % 2 == 0 {
+                    palette::LIGHT_CELL
+                } else {
+                    palette::DARK_CELL
+                };
+                let rect = [
+                    (x0, top),
+                    (x0 + CELL_W, top),
+                    (x0 + CELL_W, top + CELL_H),
+                    (x0, top + CELL_H),
+                ];
+                fill_polygon(&mut img, &rect, shade);
+                let centre = (x0 + CELL_W / 2.0, top + CELL_H / 2.0);
+                text::draw_centred(&mut img, cell, centre, Ink::new(16, true, palette::INK));
+            }
+        }
+        y += table_h;
+    }
+    for note in &panel.notes {
+        y += 22.0;
+        text::draw(
+            &mut img,
+            note,
+            (12.0, y),
+            Ink::new(14, false, palette::CAPTION),
+            max_x,
+        );
+    }
     img
 }
 

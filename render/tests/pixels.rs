@@ -63,6 +63,7 @@ fn synthetic(board: Arc<Board>, bottom: Seat, figures: Vec<Placed>) -> View {
         players,
         move_number: 1,
         status: "White to move".into(),
+        panel: None,
     }
 }
 

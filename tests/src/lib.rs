@@ -4,7 +4,8 @@
 //! A transcript is a text file. Lines starting with `@` are input, exactly as typed into
 //! `rookery local`. The lines after an input are what must appear in its output, in order (other
 //! lines may come between); `[image]` stands for any image path. A line `NOT text` says no output
-//! line of that input contains `text`. Directives:
+//! line of that input contains `text`; `NOT-PUBLIC text` looks only at public posts and
+//! `NOT-TO bob text` only at what bob sees (his DMs and private replies). Directives:
 //!
 //! - `!advance 18h` (or `2d`, `30m`): moves the clock, then runs it and delivers;
 //! - `!restart`: stops the service and starts a new one on the same database file;
@@ -213,6 +214,30 @@ impl Harness {
                 continue;
             }
             let lines: Vec<String> = output.lines().map(normalise).collect();
+            // `NOT-PUBLIC text`: no public post of this input contains `text`;
+            // `NOT-TO bob text`: nothing bob sees (DM or private reply) contains `text`.
+            let audience: Option<(Vec<String>, &str)> =
+                if let Some(rest) = line.strip_prefix("NOT-PUBLIC ") {
+                    Some((vec!["PUBLIC ".to_string()], rest))
+                } else if let Some(rest) = line.strip_prefix("NOT-TO ") {
+                    let (who, text) = rest.split_once(' ').unwrap_or((rest, ""));
+                    Some((
+                        vec![format!("DM {who}:"), format!("EPHEMERAL {who}:")],
+                        text,
+                    ))
+                } else {
+                    None
+                };
+            if let Some((prefixes, absent)) = audience {
+                if let Some(found) = lines
+                    .iter()
+                    .filter(|l| prefixes.iter().any(|p| l.starts_with(p.as_str())))
+                    .find(|l| l.contains(absent))
+                {
+                    return Err(format!("line {at}: after `{input}`, `{absent}` reached the wrong audience:\n{found}"));
+                }
+                continue;
+            }
             if let Some(absent) = line.strip_prefix("NOT ") {
                 if let Some(found) = lines.iter().find(|l| l.contains(absent)) {
                     return Err(format!("line {at}: after `{input}` no line should contain `{absent}`, but got:\n{found}\n\nall output:\n{output}"));

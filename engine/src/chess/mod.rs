@@ -28,11 +28,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, Cell, CellSet, Dir, Shade};
 
+pub use fen::parse_setup;
 pub use fen::{FenError, FenFlavor};
 pub use perft::{divide, perft};
 pub use rules::{Rules, RulesSpec, MAX_SEATS};
 pub use san::{MoveParseError, NotationStyle};
-pub use setup::{PositionError, PositionProblem, Setup};
+pub use setup::{KingRule, PositionError, PositionProblem, Setup};
 
 /// A piece type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -864,6 +865,7 @@ impl Position {
             self.by_seat[seat_of(v)].remove(cell);
             if role_of(v) == Role::King && self.kings[seat_of(v)] == cell.0 {
                 self.kings[seat_of(v)] = NO_CELL;
+                self.castling[seat_of(v)] = [None, None];
             }
             self.squares[cell.index()] = 0;
         }
@@ -873,6 +875,107 @@ impl Position {
     fn put(&mut self, cell: Cell, v: u8) {
         self.squares[cell.index()] = v;
         self.by_seat[seat_of(v)].insert(cell);
+    }
+
+    // ---- helpers for variants -------------------------------------------------------------
+
+    /// The cells a piece of `role` belonging to `seat` would reach from `from` in this
+    /// position: empty cells and enemy pieces along its moves (for a pawn, its two capture
+    /// cells). Check is ignored. Variants use it to ask "could this piece capture like a
+    /// rook?" (Masquerade) or "what attacks this square?" (Synchronous chess).
+    pub fn reach(&self, from: Cell, role: Role, seat: Seat) -> Vec<Cell> {
+        let board = self.board();
+        let us = seat.index();
+        let army = &self.rules.armies[us];
+        let mut out = Vec::new();
+        let take = |to: Cell, out: &mut Vec<Cell>| {
+            let v = self.squares[to.index()];
+            if v == 0 || self.is_enemy(v, us) {
+                out.push(to);
+            }
+        };
+        let slide = |dirs: &[Dir], out: &mut Vec<Cell>| {
+            for &d in dirs {
+                for to in board.ray(from, d) {
+                    let v = self.squares[to.index()];
+                    if v == 0 || self.is_enemy(v, us) {
+                        out.push(to);
+                    }
+                    if v != 0 {
+                        break;
+                    }
+                }
+            }
+        };
+        match role {
+            Role::Pawn => {
+                for &d in &army.pawn_captures {
+                    if let Some(to) = board.step(from, d) {
+                        take(to, &mut out);
+                    }
+                }
+            }
+            Role::Knight => {
+                for &to in board.leaps(from, army.knight) {
+                    take(to, &mut out);
+                }
+            }
+            Role::King => {
+                for &d in &army.king {
+                    if let Some(to) = board.step(from, d) {
+                        take(to, &mut out);
+                    }
+                }
+            }
+            Role::Bishop => slide(&army.bishop, &mut out),
+            Role::Rook => slide(&army.rook, &mut out),
+            Role::Queen => {
+                slide(&army.rook, &mut out);
+                slide(&army.bishop, &mut out);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Ends the turn without a move (a refused capture attempt in Masquerade): the en passant
+    /// chance lapses and the counters run on.
+    pub fn pass(&mut self) {
+        self.ep = None;
+        self.halfmoves += 1;
+        self.turn = (self.turn + 1) % self.rules.seats;
+        if self.turn == 0 {
+            self.fullmoves += 1;
+        }
+    }
+
+    /// Hands the move to `seat` without changing anything else (simultaneous games let both
+    /// sides choose from one position).
+    pub fn set_turn(&mut self, seat: Seat) {
+        self.turn = seat.0 % self.rules.seats;
+    }
+
+    /// Puts a piece on a cell, or empties it, keeping the position's bookkeeping right (a rook
+    /// leaving loses its castling right). For variants where pieces appear or vanish outside
+    /// moves: zombies rising, a blow in an exchange.
+    pub fn set_piece(&mut self, cell: Cell, piece: Option<Piece>) {
+        if let Some(old) = self.piece_at(cell) {
+            if old.role == Role::Rook {
+                for right in &mut self.castling[old.seat.index()] {
+                    if *right == Some(cell) {
+                        *right = None;
+                    }
+                }
+            }
+            self.take(cell);
+        }
+        if let Some(p) = piece {
+            if p.role == Role::King {
+                self.kings[p.seat.index()] = cell.0;
+            }
+            self.put(cell, p.pack());
+        }
     }
 
     // ---- game state ---------------------------------------------------------------------

@@ -189,6 +189,13 @@ impl Position {
     /// );
     /// ```
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveParseError> {
+        self.parse_move_among(text, &self.legal_moves())
+    }
+
+    /// Reads a move like [`Position::parse_move`], but from a list of moves the caller allows
+    /// (variants whose moves differ from chess's legal moves: Masquerade's capture attempts,
+    /// Synchronous chess's moves for the side not on turn).
+    pub fn parse_move_among(&self, text: &str, allowed: &[Move]) -> Result<Move, MoveParseError> {
         let shown = text.trim().to_string();
         let cleaned: String = text
             .trim()
@@ -201,7 +208,7 @@ impl Position {
         if cleaned.is_empty() {
             return Err(MoveParseError::Unreadable { text: shown });
         }
-        let legal = self.legal_moves();
+        let legal = allowed;
         if let Some(side) = castle_text(&cleaned) {
             let found = legal
                 .iter()

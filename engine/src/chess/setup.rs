@@ -24,6 +24,17 @@ pub struct Setup {
     pub fullmoves: u32,
 }
 
+/// What a position must have in the way of kings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KingRule {
+    /// Exactly one king per seat (chess).
+    OnePerSeat,
+    /// At most one per seat, and it may be left attacked: games where kings are captured
+    /// rather than mated (a captured king has left the board; the side not to move may be
+    /// "in check").
+    MayBeCaptured,
+}
+
 /// One reason a setup is not a playable position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionProblem {
@@ -126,6 +137,16 @@ impl Position {
     /// assert_eq!(err.setup.cells.len(), 64, "the setup comes back with the error");
     /// ```
     pub fn from_setup(setup: Setup, rules: Arc<Rules>) -> Result<Position, PositionError> {
+        Position::from_setup_with(setup, rules, KingRule::OnePerSeat)
+    }
+
+    /// Validates a setup, with a choice about kings: games where a king can be captured
+    /// (Masquerade, Synchronous chess) store positions that lack one.
+    pub fn from_setup_with(
+        setup: Setup,
+        rules: Arc<Rules>,
+        kings: KingRule,
+    ) -> Result<Position, PositionError> {
         let board = rules.board();
         let labels = || board.cells().map(|c| board.label(c).to_string()).collect();
         if setup.cells.len() != board.len() {
@@ -180,6 +201,7 @@ impl Position {
         }
         for (s, &count) in king_count.iter().enumerate().take(seats) {
             match count {
+                0 if kings == KingRule::MayBeCaptured => {}
                 0 => problems.push(PositionProblem::MissingKing(Seat(s as u8))),
                 1 => {}
                 _ => problems.push(PositionProblem::TooManyKings(Seat(s as u8))),
@@ -207,7 +229,7 @@ impl Position {
             }
         }
         let last_mover = (pos.turn as usize + seats - 1) % seats;
-        if seats > 1 && pos.seat_in_check(Seat(last_mover as u8)) {
+        if seats > 1 && kings == KingRule::OnePerSeat && pos.seat_in_check(Seat(last_mover as u8)) {
             problems.push(PositionProblem::OppositeCheck(Seat(last_mover as u8)));
         }
         if problems.is_empty() {

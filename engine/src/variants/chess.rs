@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::Cell;
 use crate::chess::{
-    divide, perft, FenFlavor, Move, MoveKind, NotationStyle, Position, Rules, RulesSpec, Seat,
+    divide, parse_setup, perft, FenFlavor, KingRule, Move, MoveKind, NotationStyle, Position,
+    Rules, RulesSpec, Seat,
 };
 use crate::game::{
     EndReason, Event, Family, Game, GameError, OptionSpec, OptionValues, Options, Outcome, Prompt,
@@ -43,7 +44,7 @@ enum Notation {
 }
 
 /// Positions are stored as their rules and a Shredder-FEN, which keeps the exact castling rooks.
-mod stored_position {
+pub(crate) mod stored_position {
     use super::*;
     use serde::{Deserializer, Serializer};
 
@@ -63,7 +64,11 @@ mod stored_position {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Position, D::Error> {
         let stored = Stored::deserialize(d)?;
-        Position::from_fen(&stored.fen, stored.rules.build()).map_err(serde::de::Error::custom)
+        let rules = stored.rules.build();
+        // A stored game may have lost a king (variants where kings are captured end so).
+        let setup = parse_setup(&stored.fen, &rules).map_err(serde::de::Error::custom)?;
+        Position::from_setup_with(setup, rules, KingRule::MayBeCaptured)
+            .map_err(serde::de::Error::custom)
     }
 }
 
@@ -235,6 +240,7 @@ impl ChessState {
                 .collect(),
             move_number: pos.fullmoves(),
             status,
+            panel: None,
         }
     }
 

@@ -3,3 +3,4 @@
 
 pub mod chess;
 pub mod chess960;
+pub mod masquerade;

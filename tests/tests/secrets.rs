@@ -1,0 +1,120 @@
+//! No secret reaches anyone but its owner before the game ends: over random playouts of each
+//! game with hidden information, every public event, the spectator's view, the other seats'
+//! views and panels, and the errors the other seats get are searched for the secret's text.
+
+use engine::game::{Event, Options};
+use engine::registry;
+use engine::view::{View, Viewer};
+use engine::Seat;
+use proptest::prelude::*;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Everything a view shows as text.
+fn view_text(view: &View) -> String {
+    let mut t = format!("{} {:?}", view.status, view.players);
+    if let Some(panel) = &view.panel {
+        t.push_str(&panel.to_text());
+    }
+    t
+}
+
+fn masquerade_playout(seed: u64) -> Result<(), TestCaseError> {
+    let game = registry::variant("masquerade").unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut state = game.setup(&Options::new(), 2, seed).unwrap();
+    // Two different secret assignments, one per player.
+    let mut pieces = ['K', 'Q', 'R', 'B', 'N'];
+    let mut secrets = Vec::new();
+    loop {
+        pieces.shuffle(&mut rng);
+        let text: String = ['K', 'Q', 'R', 'B', 'N']
+            .iter()
+            .zip(pieces)
+            .map(|(p, c)| format!("{p}{c}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        if !secrets.contains(&text) {
+            secrets.push(text);
+        }
+        if secrets.len() == 2 {
+            break;
+        }
+    }
+    let mut public = String::new();
+    let mut seen_by: [String; 2] = Default::default();
+    for (i, secret) in secrets.iter().enumerate() {
+        let seat = Seat(i as u8);
+        let (_, events) = game.play(&mut state, seat, secret).unwrap();
+        for e in events {
+            match e {
+                Event::Public(t) => public.push_str(&t),
+                Event::Private { seat, text } => seen_by[seat.index()].push_str(&text),
+                Event::GameOver(_) => {}
+            }
+        }
+    }
+    for _ in 0..rng.gen_range(1..120) {
+        if game.outcome(&state).unwrap().is_some() {
+            break;
+        }
+        let seat = game.prompts(&state).unwrap()[0].seat;
+        let other = Seat(1 - seat.0);
+        // The waiting player pokes at the game: their errors must not reveal anything.
+        for probe in ["Nf3", "Qxd8", "e4", &secrets[seat.index()].clone()] {
+            if let Err(e) = game.play(&mut state, other, probe) {
+                seen_by[other.index()].push_str(&e.to_string());
+            }
+        }
+        let texts = game.legal_texts(&state, seat).unwrap();
+        let choice = texts[rng.gen_range(0..texts.len())].clone();
+        for e in game.play(&mut state, seat, &choice).unwrap().1 {
+            match e {
+                Event::Public(t) => public.push_str(&t),
+                Event::Private { seat, text } => seen_by[seat.index()].push_str(&text),
+                Event::GameOver(_) => {}
+            }
+        }
+        let spectator = game.view(&state, Viewer::Spectator).unwrap();
+        prop_assert!(spectator.panel.is_none());
+        public.push_str(&view_text(&spectator));
+        for s in 0..2u8 {
+            seen_by[s as usize].push_str(&view_text(
+                &game.view(&state, Viewer::Seat(Seat(s))).unwrap(),
+            ));
+        }
+    }
+    // secrets[0] was White's choice for Black's pieces: only White may see it; and so on.
+    for (owner, secret) in secrets.iter().enumerate() {
+        prop_assert!(
+            !public.contains(secret.as_str()),
+            "public text shows {secret}"
+        );
+        prop_assert!(
+            !seen_by[1 - owner].contains(secret.as_str()),
+            "the other player saw {secret}"
+        );
+        prop_assert!(
+            seen_by[owner].contains(secret.as_str()),
+            "the owner's panel shows their own choice"
+        );
+    }
+    // Once the game is over, the history tells it all.
+    if game.outcome(&state).unwrap().is_some() {
+        let history = game.secret_history(&state).unwrap().join(" ");
+        for secret in &secrets {
+            prop_assert!(history.contains(secret.as_str()));
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn masquerade_keeps_each_assignment_from_everyone_but_its_maker(seed in any::<u64>()) {
+        masquerade_playout(seed)?;
+    }
+}
