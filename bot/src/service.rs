@@ -774,7 +774,12 @@ impl Service {
             }
         }
         match asked.as_slice() {
-            [] => refuse("no secret choice is waiting for you"),
+            // Nothing asked: with one live game, use it so the answer can say what it waits for.
+            [] => match self.store.games_of(&user.id, true).await?.as_slice() {
+                [only] => Ok(only.game.id),
+                _ => refuse("no secret choice is waiting for you"),
+            },
+
             [one] => Ok(*one),
             many => {
                 let ids: Vec<String> = many.iter().map(|g| g.to_string()).collect();
@@ -1005,11 +1010,11 @@ impl Service {
         let seat = self.seated_in_active(g, user)?;
         let prompts = g.game.prompts(g.state()?)?;
         if !prompts.iter().any(|p| p.seat == seat) {
-            let waiting: Vec<String> = prompts.iter().map(|p| p.text.clone()).collect();
+            let waiting: Vec<String> = prompts.iter().map(|p| p.seat.colour_name()).collect();
             return refuse(format!(
-                "it is not your turn in game {}: {}",
+                "it is not your turn in game {}: waiting for {}",
                 g.row.id,
-                waiting.join("; ")
+                waiting.join(" and ")
             ));
         }
         Ok(seat)

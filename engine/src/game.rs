@@ -252,6 +252,8 @@ pub enum Event {
 pub enum EndReason {
     Checkmate,
     KingCaptured,
+    /// Both kings mated or captured at the same moment (Synchronous chess).
+    BothKingsFell,
     Stalemate,
     InsufficientMaterial,
     FiftyMoveRule,
@@ -267,6 +269,7 @@ impl EndReason {
         match self {
             EndReason::Checkmate => "checkmate",
             EndReason::KingCaptured => "capturing the king",
+            EndReason::BothKingsFell => "both kings falling at once",
             EndReason::Stalemate => "stalemate",
             EndReason::InsufficientMaterial => "insufficient material",
             EndReason::FiftyMoveRule => "the fifty-move rule",

@@ -4,13 +4,15 @@
 //! use engine::registry;
 //! assert_eq!(registry::variant("960").unwrap().info().id, "chess960");
 //! let err = registry::variant("chezz").unwrap_err();
-//! assert!(err.to_string().contains("chess, chess960, masquerade"), "{err}");
+//! assert!(err.to_string().contains("chess, chess960, masquerade, synchronous"), "{err}");
 //! ```
 
 use crate::game::{AnyGame, GameError};
-use crate::variants::{chess::Chess, chess960::Chess960, masquerade::Masquerade};
+use crate::variants::{
+    chess::Chess, chess960::Chess960, masquerade::Masquerade, synchronous::Synchronous,
+};
 
-static VARIANTS: [&dyn AnyGame; 3] = [&Chess, &Chess960, &Masquerade];
+static VARIANTS: [&dyn AnyGame; 4] = [&Chess, &Chess960, &Masquerade, &Synchronous];
 
 /// All variants, in the order `/variants` lists them.
 pub fn variants() -> &'static [&'static dyn AnyGame] {

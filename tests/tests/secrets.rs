@@ -118,3 +118,62 @@ proptest! {
         masquerade_playout(seed)?;
     }
 }
+
+/// Over a random Synchronous game: while one choice is sealed and the other not yet, nothing
+/// the other player or a spectator can see differs from before the sealing, and the sealed text
+/// appears only in its writer's own panel.
+fn synchronous_playout(seed: u64) -> Result<(), TestCaseError> {
+    let game = registry::variant("synchronous").unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut state = game.setup(&Options::new(), 2, seed).unwrap();
+    for _ in 0..rng.gen_range(1..60) {
+        if game.outcome(&state).unwrap().is_some() {
+            break;
+        }
+        let prompts = game.prompts(&state).unwrap();
+        let first = prompts[0].seat;
+        let texts = game.legal_texts(&state, first).unwrap();
+        let choice = texts[rng.gen_range(0..texts.len())].clone();
+        let sealed = prompts.len() == 2;
+        let spectator_before = game.view(&state, Viewer::Spectator).unwrap();
+        let (_, events) = game.play(&mut state, first, &choice).unwrap();
+        if sealed {
+            let other = Seat(1 - first.0);
+            prop_assert_eq!(
+                events,
+                vec![Event::Public(format!(
+                    "{} has written down a choice.",
+                    first.colour_name()
+                ))]
+            );
+            let spectator = game.view(&state, Viewer::Spectator).unwrap();
+            prop_assert_eq!(&spectator.figures, &spectator_before.figures);
+            prop_assert!(spectator.panel.is_none());
+            let written = format!("wrote down {choice};");
+            let theirs = game.view(&state, Viewer::Seat(other)).unwrap();
+            let hidden = theirs.panel.is_none_or(|p| !p.to_text().contains(&written));
+            prop_assert!(hidden, "the other player sees the sealed choice");
+            let mine = game
+                .view(&state, Viewer::Seat(first))
+                .unwrap()
+                .panel
+                .unwrap();
+            let shown = mine.to_text().contains(&written);
+            prop_assert!(shown, "the writer sees their own choice");
+            // The other side can still choose anything it could before.
+            let answers = game.legal_texts(&state, other).unwrap();
+            let answer = answers[rng.gen_range(0..answers.len())].clone();
+            game.play(&mut state, other, &answer).unwrap();
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn synchronous_keeps_a_sealed_move_hidden_until_both_are_in(seed in any::<u64>()) {
+        synchronous_playout(seed)?;
+    }
+}

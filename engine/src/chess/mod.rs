@@ -950,6 +950,44 @@ impl Position {
         }
     }
 
+    /// Where each piece a move carries goes: (from, to, the piece as it lands). Castling moves
+    /// two pieces; a promotion lands as its new piece. An en passant capture's victim is not
+    /// listed (it does not move).
+    pub fn displacements(&self, m: Move) -> Vec<(Cell, Cell, Piece)> {
+        let Some(piece) = self.piece_at(m.from) else {
+            return Vec::new();
+        };
+        match m.kind {
+            MoveKind::Castle => {
+                let side = if self.board().coord(m.to).0 > self.board().coord(m.from).0 {
+                    CastleSide::High
+                } else {
+                    CastleSide::Low
+                };
+                let Some((king_to, rook_to)) = self.castle_targets(m.from, side) else {
+                    return Vec::new();
+                };
+                let rook = self.piece_at(m.to).expect("castling needs its rook");
+                vec![(m.from, king_to, piece), (m.to, rook_to, rook)]
+            }
+            MoveKind::Promotion(role) => vec![(
+                m.from,
+                m.to,
+                Piece {
+                    seat: piece.seat,
+                    role,
+                },
+            )],
+            _ => vec![(m.from, m.to, piece)],
+        }
+    }
+
+    /// Sets the move counters (simultaneous games count a turn of both sides as one move).
+    pub fn set_counters(&mut self, halfmoves: u32, fullmoves: u32) {
+        self.halfmoves = halfmoves;
+        self.fullmoves = fullmoves.max(1);
+    }
+
     /// Hands the move to `seat` without changing anything else (simultaneous games let both
     /// sides choose from one position).
     pub fn set_turn(&mut self, seat: Seat) {

@@ -4,3 +4,4 @@
 pub mod chess;
 pub mod chess960;
 pub mod masquerade;
+pub mod synchronous;
