@@ -177,3 +177,77 @@ proptest! {
         synchronous_playout(seed)?;
     }
 }
+
+/// Over a random Zombie game: a burial's square never reaches the public or the opponent while
+/// it stays buried; the burier's own panel shows it.
+fn zombie_playout(seed: u64) -> Result<(), TestCaseError> {
+    let game = registry::variant("zombie").unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut state = game.setup(&Options::new(), 2, seed).unwrap();
+    for _ in 0..rng.gen_range(1..150) {
+        if game.outcome(&state).unwrap().is_some() {
+            break;
+        }
+        let prompt = game.prompts(&state).unwrap()[0].clone();
+        let seat = prompt.seat;
+        let other = Seat(1 - seat.0);
+        let texts = game.legal_texts(&state, seat).unwrap();
+        let choice = texts[rng.gen_range(0..texts.len())].clone();
+        let spectator_before = game.view(&state, Viewer::Spectator).unwrap();
+        let other_before = game.view(&state, Viewer::Seat(other)).unwrap();
+        let (_, events) = game.play(&mut state, seat, &choice).unwrap();
+        if prompt.kind == engine::game::PromptKind::Secret {
+            // A burial: what everyone else sees is exactly as before, but for one public line.
+            let publics: Vec<&Event> = events
+                .iter()
+                .filter(|e| matches!(e, Event::Public(_)))
+                .collect();
+            prop_assert_eq!(publics.len(), 1);
+            if let Event::Public(text) = publics[0] {
+                // The burial's own announcement names no square (what follows it, such as an
+                // unmoved zombie crumbling at the end of the turn, is public anyway).
+                let announcement = text.split(". ").next().unwrap_or_default();
+                let expected_start = format!("{} has buried the ", seat.colour_name());
+                prop_assert!(announcement.starts_with(&expected_start), "{}", text);
+                prop_assert!(!announcement.contains(&choice), "{} shows {}", text, choice);
+            }
+            let turn_ended = events
+                .iter()
+                .any(|e| matches!(e, Event::Public(t) if t.contains("crumbles")));
+            let spectator = game.view(&state, Viewer::Spectator).unwrap();
+            if !turn_ended {
+                prop_assert_eq!(
+                    &spectator.figures,
+                    &spectator_before.figures,
+                    "a burial moves nothing"
+                );
+            }
+            prop_assert!(spectator.panel.is_none());
+            let theirs = game.view(&state, Viewer::Seat(other)).unwrap();
+            prop_assert_eq!(
+                &theirs.panel,
+                &other_before.panel,
+                "the opponent's grid does not change"
+            );
+            let mine = game
+                .view(&state, Viewer::Seat(seat))
+                .unwrap()
+                .panel
+                .unwrap();
+            prop_assert!(mine
+                .rows
+                .iter()
+                .any(|(_, cells)| cells.iter().any(|c| !c.is_empty())));
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn zombie_burials_stay_with_the_burier(seed in any::<u64>()) {
+        zombie_playout(seed)?;
+    }
+}

@@ -29,10 +29,10 @@ pub struct Setup {
 pub enum KingRule {
     /// Exactly one king per seat (chess).
     OnePerSeat,
-    /// At most one per seat, and it may be left attacked: games where kings are captured
-    /// rather than mated (a captured king has left the board; the side not to move may be
-    /// "in check").
-    MayBeCaptured,
+    /// A position this engine wrote for a variant: kings may be missing (captured) or left
+    /// attacked, and pawns may stand where a variant put them (a zombie pawn risen on its own
+    /// back row).
+    Stored,
 }
 
 /// One reason a setup is not a playable position.
@@ -192,6 +192,7 @@ impl Position {
                 pos.kings[s] = cell.0;
             }
             if piece.role == Role::Pawn
+                && kings == KingRule::OnePerSeat
                 && (rules.armies[s].promotion.contains(cell)
                     || rules.armies[s].home_row.contains(cell))
             {
@@ -201,7 +202,7 @@ impl Position {
         }
         for (s, &count) in king_count.iter().enumerate().take(seats) {
             match count {
-                0 if kings == KingRule::MayBeCaptured => {}
+                0 if kings == KingRule::Stored => {}
                 0 => problems.push(PositionProblem::MissingKing(Seat(s as u8))),
                 1 => {}
                 _ => problems.push(PositionProblem::TooManyKings(Seat(s as u8))),

@@ -67,8 +67,7 @@ pub(crate) mod stored_position {
         let rules = stored.rules.build();
         // A stored game may have lost a king (variants where kings are captured end so).
         let setup = parse_setup(&stored.fen, &rules).map_err(serde::de::Error::custom)?;
-        Position::from_setup_with(setup, rules, KingRule::MayBeCaptured)
-            .map_err(serde::de::Error::custom)
+        Position::from_setup_with(setup, rules, KingRule::Stored).map_err(serde::de::Error::custom)
     }
 }
 

@@ -5,3 +5,4 @@ pub mod chess;
 pub mod chess960;
 pub mod masquerade;
 pub mod synchronous;
+pub mod zombie;
