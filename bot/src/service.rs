@@ -253,6 +253,17 @@ impl Service {
         lock.lock_owned().await
     }
 
+    /// Takes a game's lock, begins a transaction and loads the game: the start of every change.
+    async fn locked(
+        &self,
+        id: GameId,
+    ) -> Result<(tokio::sync::OwnedMutexGuard<()>, Tx, Loaded), ServiceError> {
+        let guard = self.lock(id).await;
+        let mut tx = self.store.begin().await?;
+        let loaded = self.load(&mut tx, id).await?;
+        Ok((guard, tx, loaded))
+    }
+
     async fn load(&self, tx: &mut Tx, id: GameId) -> Result<Loaded, ServiceError> {
         let Some(row) = Store::load_game(tx, id).await? else {
             return refuse(format!("there is no game {id}"));
@@ -521,9 +532,7 @@ impl Service {
                 }
             },
         };
-        let _guard = self.lock(id).await;
-        let mut tx = self.store.begin().await?;
-        let mut g = self.load(&mut tx, id).await?;
+        let (_guard, tx, mut g) = self.locked(id).await?;
         if g.row.status != Status::Open {
             return refuse(format!(
                 "game {id} is {}; only open games can be joined",
@@ -574,9 +583,7 @@ impl Service {
         named: Option<GameId>,
     ) -> Result<Reply, ServiceError> {
         let id = self.resolve(user, place, named).await?;
-        let _guard = self.lock(id).await;
-        let mut tx = self.store.begin().await?;
-        let mut g = self.load(&mut tx, id).await?;
+        let (_guard, tx, mut g) = self.locked(id).await?;
         let Some(seat) = g.seat_of(&user.id) else {
             return refuse(format!("you are not in game {id}"));
         };
@@ -621,9 +628,7 @@ impl Service {
         named: Option<GameId>,
     ) -> Result<Reply, ServiceError> {
         let id = self.resolve(user, place, named).await?;
-        let _guard = self.lock(id).await;
-        let mut tx = self.store.begin().await?;
-        let mut g = self.load(&mut tx, id).await?;
+        let (_guard, tx, mut g) = self.locked(id).await?;
         if g.row.creator != user.id {
             return refuse(format!(
                 "only the player who created game {id} can call it off"
@@ -654,9 +659,7 @@ impl Service {
         named: Option<GameId>,
     ) -> Result<Reply, ServiceError> {
         let id = self.resolve(user, place, named).await?;
-        let _guard = self.lock(id).await;
-        let mut tx = self.store.begin().await?;
-        let mut g = self.load(&mut tx, id).await?;
+        let (_guard, tx, mut g) = self.locked(id).await?;
         if g.row.status != Status::Open {
             return refuse(format!("game {id} is {}", describe_status(g.row.status)));
         }
@@ -799,9 +802,7 @@ impl Service {
         text: &str,
         kind: PromptKind,
     ) -> Result<Reply, ServiceError> {
-        let _guard = self.lock(id).await;
-        let mut tx = self.store.begin().await?;
-        let mut g = self.load(&mut tx, id).await?;
+        let (_guard, tx, mut g) = self.locked(id).await?;
         let seat = self.playing_seat(&g, user)?;
         let asked = g
             .game
@@ -888,9 +889,7 @@ impl Service {
         named: Option<GameId>,
     ) -> Result<Reply, ServiceError> {
         let id = self.resolve(user, place, named).await?;
-        let _guard = self.lock(id).await;
-        let mut tx = self.store.begin().await?;
-        let mut g = self.load(&mut tx, id).await?;
+        let (_guard, tx, mut g) = self.locked(id).await?;
         let seat = self.seated_in_active(&g, user)?;
         let winners = (0..g.row.seat_count as u8)
             .map(Seat)
@@ -913,9 +912,7 @@ impl Service {
         choice: DrawChoice,
     ) -> Result<Reply, ServiceError> {
         let id = self.resolve(user, place, named).await?;
-        let _guard = self.lock(id).await;
-        let mut tx = self.store.begin().await?;
-        let mut g = self.load(&mut tx, id).await?;
+        let (_guard, tx, mut g) = self.locked(id).await?;
         let seat = self.seated_in_active(&g, user)?;
         let (text, reply, kind) = match choice {
             DrawChoice::Decline => {

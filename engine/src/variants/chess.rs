@@ -191,56 +191,26 @@ impl ChessState {
         if pos.is_insufficient_material() {
             return Some(Outcome::draw(EndReason::InsufficientMaterial));
         }
-        if pos.halfmoves() >= 100 {
-            return Some(Outcome::draw(EndReason::FiftyMoveRule));
-        }
-        let now = pos.repetition_key();
-        if self.repetitions.iter().filter(|k| **k == now).count() >= 3 {
-            return Some(Outcome::draw(EndReason::ThreefoldRepetition));
-        }
-        None
+        counting_draws(pos, &self.repetitions)
     }
 
     pub(crate) fn view(&self, variant: &'static str, viewer: Viewer) -> View {
         let pos = &self.position;
-        let figures = pos
-            .pieces()
-            .map(|(cell, piece)| Placed::new(cell, piece.seat, Figure::Chess(piece.role)))
-            .collect();
-        let checks = if pos.is_check() {
-            pos.king(pos.turn()).into_iter().collect()
-        } else {
-            Vec::new()
-        };
         let outcome = self.outcome();
-        let status = match &outcome {
+        let mut view = board_view(variant, pos, viewer);
+        view.last_move = self.last_move.map(|(a, b)| vec![a, b]).unwrap_or_default();
+        if pos.is_check() {
+            view.checks = pos.king(pos.turn()).into_iter().collect();
+        }
+        view.status = match &outcome {
             Some(o) => o.to_string(),
             None if pos.is_check() => format!("{} to move, in check", pos.turn().colour_name()),
             None => format!("{} to move", pos.turn().colour_name()),
         };
-        View {
-            variant,
-            board: pos.rules().board_arc().clone(),
-            viewer,
-            bottom: match viewer {
-                Viewer::Seat(s) => s,
-                Viewer::Spectator => Seat::WHITE,
-            },
-            figures,
-            last_move: self.last_move.map(|(a, b)| vec![a, b]).unwrap_or_default(),
-            checks,
-            to_act: if outcome.is_some() {
-                Vec::new()
-            } else {
-                vec![pos.turn()]
-            },
-            players: (0..pos.rules().seats() as u8)
-                .map(|s| Seat(s).colour_name())
-                .collect(),
-            move_number: pos.fullmoves(),
-            status,
-            panel: None,
+        if outcome.is_none() {
+            view.to_act = vec![pos.turn()];
         }
+        view
     }
 
     pub(crate) fn perft(&self, depth: u32) -> u64 {
@@ -252,6 +222,47 @@ impl ChessState {
             .into_iter()
             .map(|(m, n)| (self.position.coordinate(m, self.style()), n))
             .collect()
+    }
+}
+
+/// The draws every chess variant counts: fifty moves without capture or pawn move (in single
+/// moves, as the position counts them) and a position repeated three times (`repetitions`: the
+/// keys since the last irreversible move, the current one included).
+pub(crate) fn counting_draws(pos: &Position, repetitions: &[u64]) -> Option<Outcome> {
+    if pos.halfmoves() >= 100 {
+        return Some(Outcome::draw(EndReason::FiftyMoveRule));
+    }
+    let now = pos.repetition_key();
+    if repetitions.iter().filter(|k| **k == now).count() >= 3 {
+        return Some(Outcome::draw(EndReason::ThreefoldRepetition));
+    }
+    None
+}
+
+/// The board part of a view of a chess position: the geometry, the viewer's side at the bottom,
+/// every piece, the seats' names and the move number. Variants fill in the rest.
+pub(crate) fn board_view(variant: &'static str, pos: &Position, viewer: Viewer) -> View {
+    View {
+        variant,
+        board: pos.rules().board_arc().clone(),
+        viewer,
+        bottom: match viewer {
+            Viewer::Seat(s) => s,
+            Viewer::Spectator => Seat::WHITE,
+        },
+        figures: pos
+            .pieces()
+            .map(|(cell, piece)| Placed::new(cell, piece.seat, Figure::Chess(piece.role)))
+            .collect(),
+        last_move: Vec::new(),
+        checks: Vec::new(),
+        to_act: Vec::new(),
+        players: (0..pos.rules().seats() as u8)
+            .map(|s| Seat(s).colour_name())
+            .collect(),
+        move_number: pos.fullmoves(),
+        status: String::new(),
+        panel: None,
     }
 }
 

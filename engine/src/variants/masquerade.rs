@@ -21,9 +21,9 @@ use crate::chess::{Move, MoveKind, MoveParseError, Position, Role, Seat};
 use crate::game::{
     EndReason, Event, Family, Game, GameError, Options, Outcome, Prompt, PromptKind, VariantInfo,
 };
-use crate::view::{Figure, Panel, Placed, View, Viewer};
+use crate::view::{Panel, View, Viewer};
 
-use super::chess::stored_position;
+use super::chess::{board_view, counting_draws, stored_position};
 
 /// Masquerade Chess.
 pub struct Masquerade;
@@ -335,14 +335,7 @@ impl MasqueradeState {
         if self.candidates().is_empty() {
             return Some(Outcome::draw(EndReason::Stalemate));
         }
-        if self.position.halfmoves() >= 100 {
-            return Some(Outcome::draw(EndReason::FiftyMoveRule));
-        }
-        let now = self.position.repetition_key();
-        if self.repetitions.iter().filter(|k| **k == now).count() >= 3 {
-            return Some(Outcome::draw(EndReason::ThreefoldRepetition));
-        }
-        None
+        counting_draws(&self.position, &self.repetitions)
     }
 }
 
@@ -562,37 +555,20 @@ impl Game for Masquerade {
 
     fn view(&self, state: &MasqueradeState, viewer: Viewer) -> View {
         let pos = &state.position;
-        let outcome = state.outcome();
-        let status = match &outcome {
+        let mut view = board_view(self.info().id, pos, viewer);
+        view.status = match state.outcome() {
             Some(o) => o.to_string(),
             None if state.setting_up() => {
                 "Both players are secretly assigning capture moves".into()
             }
             None => format!("{} to move", pos.turn().colour_name()),
         };
-        View {
-            variant: self.info().id,
-            board: pos.rules().board_arc().clone(),
-            viewer,
-            bottom: match viewer {
-                Viewer::Seat(s) => s,
-                Viewer::Spectator => Seat::WHITE,
-            },
-            figures: pos
-                .pieces()
-                .map(|(c, p)| Placed::new(c, p.seat, Figure::Chess(p.role)))
-                .collect(),
-            last_move: state.last_move.map(|(a, b)| vec![a, b]).unwrap_or_default(),
-            checks: Vec::new(),
-            to_act: self.prompts(state).iter().map(|p| p.seat).collect(),
-            players: vec![Seat::WHITE.colour_name(), Seat::BLACK.colour_name()],
-            move_number: pos.fullmoves(),
-            status,
-            panel: match viewer {
-                Viewer::Seat(s) => Some(state.knowledge_panel(s)),
-                Viewer::Spectator => None,
-            },
+        view.last_move = state.last_move.map(|(a, b)| vec![a, b]).unwrap_or_default();
+        view.to_act = self.prompts(state).iter().map(|p| p.seat).collect();
+        if let Viewer::Seat(s) = viewer {
+            view.panel = Some(state.knowledge_panel(s));
         }
+        view
     }
 
     fn outcome(&self, state: &MasqueradeState) -> Option<Outcome> {

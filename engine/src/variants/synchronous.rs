@@ -25,9 +25,9 @@ use crate::chess::{Move, MoveKind, MoveParseError, Piece, Position, Role, Seat};
 use crate::game::{
     EndReason, Event, Family, Game, GameError, Options, Outcome, Prompt, PromptKind, VariantInfo,
 };
-use crate::view::{Figure, Panel, Placed, View, Viewer};
+use crate::view::{Panel, View, Viewer};
 
-use super::chess::stored_position;
+use super::chess::{board_view, counting_draws, stored_position};
 
 /// Synchronous Chess.
 pub struct Synchronous;
@@ -233,14 +233,7 @@ impl SyncState {
         if self.position.is_insufficient_material() {
             return Some(Outcome::draw(EndReason::InsufficientMaterial));
         }
-        if self.position.halfmoves() >= 100 {
-            return Some(Outcome::draw(EndReason::FiftyMoveRule));
-        }
-        let now = self.position.repetition_key();
-        if self.repetitions.iter().filter(|k| **k == now).count() >= 3 {
-            return Some(Outcome::draw(EndReason::ThreefoldRepetition));
-        }
-        None
+        counting_draws(&self.position, &self.repetitions)
     }
 
     /// Plays moves of both sides at once by the book's three cases. Returns the captures (cell
@@ -690,41 +683,26 @@ impl Game for Synchronous {
 
     fn view(&self, state: &SyncState, viewer: Viewer) -> View {
         let pos = &state.position;
-        let outcome = state.outcome();
-        let status = match &outcome {
+        let mut view = board_view(self.info().id, pos, viewer);
+        view.status = match state.outcome() {
             Some(o) => o.to_string(),
             None => match &state.phase {
                 Phase::Moves => format!("Turn {}: both write down a move", state.turn),
                 Phase::Exchange { .. } => "Exchange of blows".into(),
             },
         };
-        View {
-            variant: self.info().id,
-            board: pos.rules().board_arc().clone(),
-            viewer,
-            bottom: match viewer {
-                Viewer::Seat(s) => s,
-                Viewer::Spectator => Seat::WHITE,
-            },
-            figures: pos
-                .pieces()
-                .map(|(c, p)| Placed::new(c, p.seat, Figure::Chess(p.role)))
-                .collect(),
-            last_move: state.last_move.clone(),
-            checks: (0..2u8)
-                .map(Seat)
-                .filter(|s| state.in_check(*s))
-                .filter_map(|s| pos.king(s))
-                .collect(),
-            to_act: state.to_choose(),
-            players: vec![Seat::WHITE.colour_name(), Seat::BLACK.colour_name()],
-            move_number: state.turn,
-            status,
-            panel: match viewer {
-                Viewer::Seat(s) => state.sealed_panel(s),
-                Viewer::Spectator => None,
-            },
+        view.last_move = state.last_move.clone();
+        view.checks = (0..2u8)
+            .map(Seat)
+            .filter(|s| state.in_check(*s))
+            .filter_map(|s| pos.king(s))
+            .collect();
+        view.to_act = state.to_choose();
+        view.move_number = state.turn;
+        if let Viewer::Seat(s) = viewer {
+            view.panel = state.sealed_panel(s);
         }
+        view
     }
 
     fn outcome(&self, state: &SyncState) -> Option<Outcome> {

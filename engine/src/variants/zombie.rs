@@ -26,9 +26,9 @@ use crate::chess::{Move, MoveKind, MoveParseError, Piece, Position, Role, Seat};
 use crate::game::{
     EndReason, Event, Family, Game, GameError, Options, Outcome, Prompt, PromptKind, VariantInfo,
 };
-use crate::view::{Figure, Marker, Panel, Placed, View, Viewer};
+use crate::view::{Marker, Panel, View, Viewer};
 
-use super::chess::stored_position;
+use super::chess::{board_view, counting_draws, stored_position};
 
 /// Zombie Chess.
 pub struct Zombie;
@@ -389,14 +389,7 @@ impl ZombieState {
         if self.position.is_insufficient_material() && self.burials.iter().all(Vec::is_empty) {
             return Some(Outcome::draw(EndReason::InsufficientMaterial));
         }
-        if self.position.halfmoves() >= 100 {
-            return Some(Outcome::draw(EndReason::FiftyMoveRule));
-        }
-        let now = self.position.repetition_key();
-        if self.repetitions.iter().filter(|k| **k == now).count() >= 3 {
-            return Some(Outcome::draw(EndReason::ThreefoldRepetition));
-        }
-        None
+        counting_draws(&self.position, &self.repetitions)
     }
 
     fn panel(&self, seat: Seat) -> Panel {
@@ -686,9 +679,8 @@ impl Game for Zombie {
 
     fn view(&self, state: &ZombieState, viewer: Viewer) -> View {
         let pos = &state.position;
-        let outcome = state.outcome();
-        let to_act: Vec<Seat> = self.prompts(state).iter().map(|p| p.seat).collect();
-        let status = match &outcome {
+        let mut view = board_view(self.info().id, pos, viewer);
+        view.status = match state.outcome() {
             Some(o) => o.to_string(),
             None => match &state.phase {
                 Phase::Bury { .. } => {
@@ -697,39 +689,20 @@ impl Game for Zombie {
                 _ => format!("{} to move", pos.turn().colour_name()),
             },
         };
-        View {
-            variant: self.info().id,
-            board: pos.rules().board_arc().clone(),
-            viewer,
-            bottom: match viewer {
-                Viewer::Seat(s) => s,
-                Viewer::Spectator => Seat::WHITE,
-            },
-            figures: pos
-                .pieces()
-                .map(|(c, p)| {
-                    let mut placed = Placed::new(c, p.seat, Figure::Chess(p.role));
-                    if state.zombies.contains(&c) {
-                        placed.markers.push(Marker::ZombieCoin);
-                    }
-                    placed
-                })
-                .collect(),
-            last_move: state.last_move.clone(),
-            checks: if pos.is_check() {
-                pos.king(pos.turn()).into_iter().collect()
-            } else {
-                Vec::new()
-            },
-            to_act,
-            players: vec![Seat::WHITE.colour_name(), Seat::BLACK.colour_name()],
-            move_number: pos.fullmoves(),
-            status,
-            panel: match viewer {
-                Viewer::Seat(s) => Some(state.panel(s)),
-                Viewer::Spectator => None,
-            },
+        for placed in &mut view.figures {
+            if state.zombies.contains(&placed.cell) {
+                placed.markers.push(Marker::ZombieCoin);
+            }
         }
+        view.last_move = state.last_move.clone();
+        if pos.is_check() {
+            view.checks = pos.king(pos.turn()).into_iter().collect();
+        }
+        view.to_act = self.prompts(state).iter().map(|p| p.seat).collect();
+        if let Viewer::Seat(s) = viewer {
+            view.panel = Some(state.panel(s));
+        }
+        view
     }
 
     fn outcome(&self, state: &ZombieState) -> Option<Outcome> {
