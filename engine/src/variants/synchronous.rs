@@ -909,6 +909,22 @@ mod tests {
     }
 
     #[test]
+    fn both_kings_mated_at_once_is_a_draw() {
+        // A back-rank mate on each side: neither king may step away, and no other piece may
+        // answer the check. Ordinary FEN refuses both kings in check, so build it directly.
+        let fen = "4R2k/6pp/8/8/8/8/6PP/4r2K w - - 0 1";
+        let setup = crate::chess::parse_setup(fen, &Rules::chess()).unwrap();
+        let pos = Position::from_setup_with(setup, Rules::chess(), crate::chess::KingRule::Stored)
+            .unwrap();
+        let s = SyncState::new(pos);
+        assert_eq!(
+            Synchronous.outcome(&s),
+            Some(Outcome::draw(EndReason::BothKingsFell))
+        );
+        assert!(Synchronous.prompts(&s).is_empty());
+    }
+
+    #[test]
     fn there_is_no_en_passant() {
         let mut s = from("4k3/3p4/8/4P3/8/8/8/4K3 w - - 0 1");
         turn(&mut s, "Kf1", "d5");
