@@ -1,4 +1,5 @@
-//! Perft speed: nodes per second (criterion's "elements/s") from the start and from Kiwipete.
+//! Perft speed: nodes per second (criterion's "elements/s"): chess from the start and from
+//! Kiwipete, and checkers from the start.
 //! The last level is bulk-counted (the number of legal moves, not played).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};

@@ -255,6 +255,8 @@ pub enum EndReason {
     /// Both kings mated or captured at the same moment (Synchronous chess).
     BothKingsFell,
     Stalemate,
+    /// A player with no piece or no move (checkers).
+    NoMoves,
     InsufficientMaterial,
     FiftyMoveRule,
     ThreefoldRepetition,
@@ -271,6 +273,7 @@ impl EndReason {
             EndReason::KingCaptured => "capturing the king",
             EndReason::BothKingsFell => "both kings falling at once",
             EndReason::Stalemate => "stalemate",
+            EndReason::NoMoves => "leaving the opponent no move",
             EndReason::InsufficientMaterial => "insufficient material",
             EndReason::FiftyMoveRule => "the fifty-move rule",
             EndReason::ThreefoldRepetition => "threefold repetition",

@@ -8,6 +8,7 @@
 //! - [`registry`]: every variant by id.
 
 pub mod board;
+pub mod checkers;
 pub mod chess;
 pub mod game;
 pub mod registry;

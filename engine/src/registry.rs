@@ -4,16 +4,23 @@
 //! use engine::registry;
 //! assert_eq!(registry::variant("960").unwrap().info().id, "chess960");
 //! let err = registry::variant("chezz").unwrap_err();
-//! assert!(err.to_string().contains("chess, chess960, zombie, masquerade, synchronous"), "{err}");
+//! assert!(err.to_string().contains("chess, chess960, zombie, masquerade, synchronous, checkers"), "{err}");
 //! ```
 
 use crate::game::{AnyGame, GameError};
 use crate::variants::{
-    chess::Chess, chess960::Chess960, masquerade::Masquerade, synchronous::Synchronous,
-    zombie::Zombie,
+    checkers::Checkers, chess::Chess, chess960::Chess960, masquerade::Masquerade,
+    synchronous::Synchronous, zombie::Zombie,
 };
 
-static VARIANTS: [&dyn AnyGame; 5] = [&Chess, &Chess960, &Zombie, &Masquerade, &Synchronous];
+static VARIANTS: [&dyn AnyGame; 6] = [
+    &Chess,
+    &Chess960,
+    &Zombie,
+    &Masquerade,
+    &Synchronous,
+    &Checkers,
+];
 
 /// All variants, in the order `/variants` lists them.
 pub fn variants() -> &'static [&'static dyn AnyGame] {
