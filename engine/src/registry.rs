@@ -4,22 +4,28 @@
 //! use engine::registry;
 //! assert_eq!(registry::variant("960").unwrap().info().id, "chess960");
 //! let err = registry::variant("chezz").unwrap_err();
-//! assert!(err.to_string().contains("chess, chess960, zombie, masquerade, synchronous, checkers"), "{err}");
+//! assert!(err.to_string().contains("chess, chess960, zombie, masquerade, synchronous, checkers, stax, queens"), "{err}");
 //! ```
 
 use crate::game::{AnyGame, GameError};
 use crate::variants::{
-    checkers::Checkers, chess::Chess, chess960::Chess960, masquerade::Masquerade,
-    synchronous::Synchronous, zombie::Zombie,
+    checkers::{CHECKERS, QUEENS, STAX},
+    chess::Chess,
+    chess960::Chess960,
+    masquerade::Masquerade,
+    synchronous::Synchronous,
+    zombie::Zombie,
 };
 
-static VARIANTS: [&dyn AnyGame; 6] = [
+static VARIANTS: [&dyn AnyGame; 8] = [
     &Chess,
     &Chess960,
     &Zombie,
     &Masquerade,
     &Synchronous,
-    &Checkers,
+    &CHECKERS,
+    &STAX,
+    &QUEENS,
 ];
 
 /// All variants, in the order `/variants` lists them.

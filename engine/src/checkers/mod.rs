@@ -14,7 +14,7 @@ use std::sync::Arc;
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Board, BoardSpec, Cell, Dir, Heading, SquareBoard};
+use crate::board::{Board, BoardSpec, Cell, Dir, Heading, SquareBoard, Wrap};
 use crate::chess::Seat;
 
 /// One checker: its owner, whether it is crowned, and its number (Numbers variation).
@@ -47,22 +47,52 @@ impl Checker {
 /// The checkers on one cell, bottom first; the top one owns and moves the stack.
 pub type Stack = ArrayVec<Checker, 24>;
 
+/// The three games of Adams' checkers family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Kind {
+    /// Jumped checkers leave the board.
+    Checkers,
+    /// Jumped checkers are carried underneath as prisoners.
+    Stax,
+    /// Stax on all 64 squares, with straight jumps (and kings jumping in eight directions).
+    Queens,
+}
+
 /// The rules a checkers position is played under.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CheckersRules {
+    pub kind: Kind,
     pub board: BoardSpec,
+    /// Men numbered 1-12: no man jumps a higher number, only a king jumps a king.
+    pub numbers: bool,
     /// The seat that moves first.
     pub first: Seat,
 }
 
 impl CheckersRules {
-    /// American checkers: 8x8, played on the dark squares (men only ever move diagonally,
-    /// so they never leave them); White (seat 0) at the bottom, Black (seat 1) at the top and
-    /// moving first.
-    pub fn american() -> CheckersRules {
+    /// A game of the family on an 8x8 board, flat, cylindrical (`Wrap::Files`) or universal
+    /// (`Wrap::Both`); White (seat 0) at the bottom, Black (seat 1) at the top and first to move.
+    pub fn new(kind: Kind, wrap: Wrap, numbers: bool) -> CheckersRules {
         CheckersRules {
-            board: SquareBoard::new(8, 8).seats_facing(&[0, 2]).spec(),
+            kind,
+            board: SquareBoard::new(8, 8)
+                .wrap(wrap)
+                .seats_facing(&[0, 2])
+                .spec(),
+            numbers,
             first: Seat::BLACK,
+        }
+    }
+
+    /// American checkers: 8x8, played on the dark squares (men only ever move diagonally, so
+    /// they never leave them).
+    pub fn american() -> CheckersRules {
+        CheckersRules::new(Kind::Checkers, Wrap::None, false)
+    }
+
+    fn wrap(&self) -> Wrap {
+        match &self.board {
+            BoardSpec::Square { wrap, .. } => *wrap,
         }
     }
 }
@@ -97,26 +127,86 @@ pub struct CheckersPosition {
     quiet: u32,
 }
 
+/// Positions are stored as their rules, stacks, side to move and quiet count.
+#[derive(Serialize, Deserialize)]
+struct StoredPosition {
+    rules: CheckersRules,
+    cells: Vec<Stack>,
+    turn: Seat,
+    quiet: u32,
+}
+
+impl Serialize for CheckersPosition {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        StoredPosition {
+            rules: self.rules.clone(),
+            cells: self.cells.clone(),
+            turn: self.turn,
+            quiet: self.quiet,
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for CheckersPosition {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CheckersPosition, D::Error> {
+        let stored = StoredPosition::deserialize(d)?;
+        let board = stored.rules.board.build();
+        if stored.cells.len() != board.len() {
+            return Err(serde::de::Error::custom(
+                "the stored stacks do not fit the board",
+            ));
+        }
+        Ok(CheckersPosition {
+            rules: stored.rules,
+            board,
+            cells: stored.cells,
+            turn: stored.turn,
+            quiet: stored.quiet,
+        })
+    }
+}
+
 impl fmt::Debug for CheckersPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "CheckersPosition({})", self.fen())
     }
 }
 
-/// Directions of one seat: forward diagonals and all four diagonals.
+/// How one seat's checkers move and jump, as board directions.
 struct Steps {
-    forward: [Dir; 2],
-    diagonal: [Dir; 4],
+    man_moves: ArrayVec<Dir, 8>,
+    king_moves: ArrayVec<Dir, 8>,
+    man_jumps: ArrayVec<Dir, 8>,
+    king_jumps: ArrayVec<Dir, 8>,
 }
 
-fn steps(board: &Board, seat: Seat) -> Steps {
+fn steps(board: &Board, seat: Seat, kind: Kind) -> Steps {
     let frame = board.frame(seat.index());
-    Steps {
-        forward: [
-            frame.dir(Heading::ForwardLeft),
-            frame.dir(Heading::ForwardRight),
-        ],
-        diagonal: Heading::DIAGONAL.map(|h| frame.dir(h)),
+    let dirs = |hs: &[Heading]| {
+        hs.iter()
+            .map(|h| frame.dir(*h))
+            .collect::<ArrayVec<Dir, 8>>()
+    };
+    let man_moves = dirs(&[Heading::ForwardLeft, Heading::ForwardRight]);
+    let king_moves = dirs(&Heading::DIAGONAL);
+    match kind {
+        Kind::Checkers | Kind::Stax => Steps {
+            man_jumps: man_moves.clone(),
+            king_jumps: king_moves.clone(),
+            man_moves,
+            king_moves,
+        },
+        Kind::Queens => Steps {
+            man_jumps: dirs(&[
+                Heading::ForwardLeft,
+                Heading::Forward,
+                Heading::ForwardRight,
+            ]),
+            king_jumps: dirs(&Heading::ALL),
+            man_moves,
+            king_moves,
+        },
     }
 }
 
@@ -128,6 +218,64 @@ impl CheckersPosition {
             CheckersRules::american(),
         )
         .expect("the start is valid")
+    }
+
+    /// The start of a game of the family: twelve men each on the first three rows, all on the
+    /// dark squares (Queens: Black's on the dark squares, White's on the light ones). Numbered
+    /// men are shuffled into their places by the game's seed.
+    pub fn start(rules: CheckersRules, seed: u64) -> CheckersPosition {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        let mut pos = CheckersPosition::empty(rules);
+        for (seat, rows) in [(Seat::WHITE, 0..3), (Seat::BLACK, 5..8)] {
+            let dark = pos.rules.kind != Kind::Queens || seat == Seat::BLACK;
+            let cells: Vec<Cell> = rows
+                .flat_map(|r| (0..8).map(move |f| (f, r)))
+                .filter(|(f, r)| ((f + r) % 2 == 0) == dark)
+                .filter_map(|(f, r)| pos.board.at(f, r))
+                .collect();
+            let mut numbers: Vec<Option<u8>> = if pos.rules.numbers {
+                (1..=cells.len() as u8).map(Some).collect()
+            } else {
+                vec![None; cells.len()]
+            };
+            let mut rng =
+                rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ (0x6e75_6d62 + seat.0 as u64));
+            numbers.shuffle(&mut rng);
+            for (cell, number) in cells.into_iter().zip(numbers) {
+                let mut stack = Stack::new();
+                stack.push(Checker {
+                    seat,
+                    king: false,
+                    number,
+                });
+                pos.cells[cell.index()] = stack;
+            }
+        }
+        pos
+    }
+
+    /// A key equal for positions that count as the same for repetition.
+    pub fn repetition_key(&self) -> u64 {
+        // FNV-1a over every checker and the side to move: stable across builds, so keys
+        // stored with a game stay valid.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |b: u8| {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        };
+        for (i, stack) in self.cells.iter().enumerate() {
+            if stack.is_empty() {
+                continue;
+            }
+            eat(i as u8);
+            for c in stack {
+                eat(c.seat.0 | (c.king as u8) << 1 | c.number.unwrap_or(0) << 2);
+            }
+            eat(0xff);
+        }
+        eat(self.turn.0);
+        h
     }
 
     /// An empty position under some rules.
@@ -200,16 +348,24 @@ impl CheckersPosition {
         if !jumps.is_empty() {
             return jumps;
         }
-        let st = steps(&self.board, us);
+        let st = steps(&self.board, us, self.rules.kind);
         let mut out = Vec::new();
         for i in 0..self.cells.len() {
             let from = Cell(i as u16);
             let Some(top) = self.top(from).filter(|c| c.seat == us) else {
                 continue;
             };
-            let dirs: &[Dir] = if top.king { &st.diagonal } else { &st.forward };
+            let dirs: &[Dir] = if top.king {
+                &st.king_moves
+            } else {
+                &st.man_moves
+            };
             for &d in dirs {
-                if let Some(to) = self.board.step(from, d) {
+                if let Some(to) = self
+                    .board
+                    .step(from, d)
+                    .filter(|to| self.may_cross(top, from, *to))
+                {
                     if self.cells[to.index()].is_empty() {
                         out.push(CheckersMove {
                             from,
@@ -237,20 +393,22 @@ impl CheckersPosition {
         if jumps > 0 {
             return jumps;
         }
-        let st = steps(&self.board, us);
+        let st = steps(&self.board, us, self.rules.kind);
         let mut count = 0;
         for i in 0..self.cells.len() {
             let from = Cell(i as u16);
             let Some(top) = self.top(from).filter(|c| c.seat == us) else {
                 continue;
             };
-            let dirs: &[Dir] = if top.king { &st.diagonal } else { &st.forward };
+            let dirs: &[Dir] = if top.king {
+                &st.king_moves
+            } else {
+                &st.man_moves
+            };
             for &d in dirs {
-                if self
-                    .board
-                    .step(from, d)
-                    .is_some_and(|to| self.cells[to.index()].is_empty())
-                {
+                if self.board.step(from, d).is_some_and(|to| {
+                    self.may_cross(top, from, to) && self.cells[to.index()].is_empty()
+                }) {
                     count += 1;
                 }
             }
@@ -266,19 +424,27 @@ impl CheckersPosition {
         mover: Checker,
         jumped: &mut ArrayVec<Cell, 24>,
     ) -> usize {
-        let st = steps(&self.board, mover.seat);
+        let st = steps(&self.board, mover.seat, self.rules.kind);
         let dirs: &[Dir] = if mover.king {
-            &st.diagonal
+            &st.king_jumps
         } else {
-            &st.forward
+            &st.man_jumps
         };
         let mut total = 0;
         let mut extended = false;
         for &d in dirs {
-            let Some(over) = self.board.step(at, d) else {
+            let Some(over) = self
+                .board
+                .step(at, d)
+                .filter(|o| self.may_cross(mover, at, *o))
+            else {
                 continue;
             };
-            let Some(land) = self.board.step(over, d) else {
+            let Some(land) = self
+                .board
+                .step(over, d)
+                .filter(|l| self.may_cross(mover, over, *l))
+            else {
                 continue;
             };
             if jumped.contains(&over) {
@@ -325,18 +491,26 @@ impl CheckersPosition {
         jumped: &mut Vec<Cell>,
         out: &mut Vec<CheckersMove>,
     ) {
-        let st = steps(&self.board, mover.seat);
+        let st = steps(&self.board, mover.seat, self.rules.kind);
         let dirs: &[Dir] = if mover.king {
-            &st.diagonal
+            &st.king_jumps
         } else {
-            &st.forward
+            &st.man_jumps
         };
         let mut extended = false;
         for &d in dirs {
-            let Some(over) = self.board.step(at, d) else {
+            let Some(over) = self
+                .board
+                .step(at, d)
+                .filter(|o| self.may_cross(mover, at, *o))
+            else {
                 continue;
             };
-            let Some(land) = self.board.step(over, d) else {
+            let Some(land) = self
+                .board
+                .step(over, d)
+                .filter(|l| self.may_cross(mover, over, *l))
+            else {
                 continue;
             };
             if jumped.contains(&over) {
@@ -377,6 +551,15 @@ impl CheckersPosition {
         }
     }
 
+    /// On the universal board only kings cross the ends (the top and bottom edges); men may
+    /// cross the sides of cylindrical and universal boards.
+    fn may_cross(&self, mover: Checker, a: Cell, b: Cell) -> bool {
+        if mover.king || self.rules.wrap() != Wrap::Both {
+            return true;
+        }
+        (self.board.coord(a).1 - self.board.coord(b).1).abs() <= 1
+    }
+
     /// Plays a legal move.
     pub fn play(&mut self, m: &CheckersMove) {
         self.play_undoable(m);
@@ -387,10 +570,15 @@ impl CheckersPosition {
         let mut stack = std::mem::take(&mut self.cells[m.from.index()]);
         let mover = *stack.last().expect("a stack moves");
         let mut victims = ArrayVec::new();
+        let carry = self.rules.kind != Kind::Checkers;
         for &over in &m.jumped {
-            // Checkers: the jumped checker leaves the board.
+            // The jumped stack loses its top checker: off the board in Checkers, carried
+            // underneath as a prisoner in Stax and Queens (which frees what it held).
             if let Some(victim) = self.cells[over.index()].pop() {
                 victims.push((over, victim));
+                if carry && !stack.is_full() {
+                    stack.insert(0, victim);
+                }
             }
         }
         let to = m.to();
@@ -425,14 +613,24 @@ impl CheckersPosition {
                 top.king = false;
             }
         }
+        if self.rules.kind != Kind::Checkers {
+            // The prisoners carried underneath go back, last taken (lowest) first.
+            for _ in 0..undo.victims.len() {
+                stack.remove(0);
+            }
+        }
         self.cells[m.from.index()] = stack;
         for (cell, victim) in undo.victims.into_iter().rev() {
             self.cells[cell.index()].push(victim);
         }
     }
 
-    /// The standard square number (1-32) of a dark square on 8x8, counted from Black's side.
+    /// The standard square number (1-32) of a dark square on 8x8, counted from Black's side
+    /// (none in Queens, which uses every square and is written in coordinates).
     pub fn square_number(&self, cell: Cell) -> Option<u32> {
+        if self.rules.kind == Kind::Queens {
+            return None;
+        }
         let (files, ranks) = self.board.grid_size()?;
         let (f, r) = self.board.coord(cell);
         let row_from_top = ranks as i32 - 1 - r as i32;
@@ -497,7 +695,25 @@ impl CheckersPosition {
             .collect();
         match matching.as_slice() {
             [one] => Ok((*one).clone()),
-            [] => Err(self.why_not(&cells, &legal, t)),
+            [] => {
+                // A jump written only part of the way: say how it must go on.
+                let longer: Vec<String> = legal
+                    .iter()
+                    .filter(|m| {
+                        m.from == cells[0] && m.is_jump() && m.path.starts_with(&cells[1..])
+                    })
+                    .map(|m| self.move_text(m))
+                    .collect();
+                if longer.is_empty() {
+                    Err(self.why_not(&cells, &legal, t))
+                } else {
+                    Err(format!(
+                        "{t} is not legal: a multi-jump must be completed: {}",
+                        longer.join(" or ")
+                    ))
+                }
+            }
+
             many => Err(format!(
                 "{t} could be any of {}: give the squares between",
                 many.iter()
@@ -529,7 +745,8 @@ impl CheckersPosition {
             .map_or_else(|| self.board.label(c).to_string(), |n| n.to_string())
     }
 
-    /// PDN FEN: `B:W21,22,K30:B1,2,K5` (turn, then each side's squares; K marks kings).
+    /// PDN FEN: `B:W21,22,K30:B1,2,K5` (turn, then each side's squares; K marks kings). It
+    /// shows only the top of each stack and no numbers: use it for plain checkers.
     pub fn fen(&self) -> String {
         let mut out = String::from(if self.turn == Seat::BLACK { "B" } else { "W" });
         for (letter, seat) in [("W", Seat::WHITE), ("B", Seat::BLACK)] {
@@ -553,6 +770,12 @@ impl CheckersPosition {
 
     /// Reads PDN FEN.
     pub fn from_fen(fen: &str, rules: CheckersRules) -> Result<CheckersPosition, String> {
+        if rules.kind == Kind::Queens || rules.numbers {
+            return Err(
+                "PDN FEN describes plain checkers positions only (no stacks, numbers or Queens)"
+                    .into(),
+            );
+        }
         let mut pos = CheckersPosition::empty(rules);
         let fields: Vec<&str> = fen.trim().trim_end_matches('.').split(':').collect();
         let bad = |why: String| format!("invalid checkers FEN \"{}\": {why}", fen.trim());
@@ -659,4 +882,285 @@ pub fn divide(pos: &CheckersPosition, depth: u32) -> Vec<(String, u64)> {
             (pos.move_text(m), perft(&child, depth - 1))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(kind: Kind, wrap: Wrap, numbers: bool) -> CheckersRules {
+        CheckersRules::new(kind, wrap, numbers)
+    }
+
+    /// A position from a list of (label, stack bottom-first) with `turn` to move.
+    fn position(r: CheckersRules, turn: Seat, stacks: &[(&str, &[Checker])]) -> CheckersPosition {
+        let mut p = CheckersPosition::empty(r);
+        for (label, checkers) in stacks {
+            let cell = p.board().cell(label).unwrap();
+            p.set_stack(cell, checkers.iter().copied().collect());
+        }
+        p.set_turn(turn);
+        p
+    }
+
+    const W: Checker = Checker {
+        seat: Seat::WHITE,
+        king: false,
+        number: None,
+    };
+    const B: Checker = Checker {
+        seat: Seat::BLACK,
+        king: false,
+        number: None,
+    };
+    const WK: Checker = Checker {
+        seat: Seat::WHITE,
+        king: true,
+        number: None,
+    };
+    const BK: Checker = Checker {
+        seat: Seat::BLACK,
+        king: true,
+        number: None,
+    };
+
+    fn at<'a>(p: &'a CheckersPosition, label: &str) -> &'a Stack {
+        p.stack(p.board().cell(label).unwrap())
+    }
+
+    fn texts(p: &CheckersPosition) -> Vec<String> {
+        let mut v: Vec<String> = p.legal_moves().iter().map(|m| p.move_text(m)).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn stax_carries_the_jumped_checker_underneath() {
+        let r = rules(Kind::Stax, Wrap::None, false);
+        let mut p = position(r, Seat::BLACK, &[("b6", &[B]), ("c5", &[W]), ("h2", &[W])]);
+        let m = p.parse_move("b6xd4").unwrap();
+        p.play(&m);
+        assert!(at(&p, "c5").is_empty());
+        assert_eq!(
+            at(&p, "d4").as_slice(),
+            [W, B],
+            "the prisoner goes underneath"
+        );
+    }
+
+    #[test]
+    fn jumping_a_stack_takes_only_its_top_and_frees_the_rest() {
+        // White's stack on d4 holds a black prisoner; Black jumps it from e5.
+        let r = rules(Kind::Stax, Wrap::None, false);
+        let mut p = position(
+            r,
+            Seat::BLACK,
+            &[("e5", &[B]), ("d4", &[B, W]), ("h2", &[W])],
+        );
+        let m = p.parse_move("e5xc3").unwrap();
+        p.play(&m);
+        assert_eq!(
+            at(&p, "d4").as_slice(),
+            [B],
+            "the freed black checker now owns d4"
+        );
+        assert_eq!(at(&p, "c3").as_slice(), [W, B]);
+    }
+
+    #[test]
+    fn only_the_top_is_crowned_and_freed_kings_stay_kings() {
+        // A white double piece reaches the king row: only its top is crowned.
+        let r = rules(Kind::Stax, Wrap::None, false);
+        let mut p = position(r.clone(), Seat::WHITE, &[("c7", &[B, W]), ("a1", &[B])]);
+        p.play(&p.parse_move("c7-d8").unwrap());
+        assert_eq!(at(&p, "d8").as_slice(), [B, WK]);
+        // A king jumped off the top of a stack: a king held underneath is freed a king.
+        let mut p = position(
+            r,
+            Seat::BLACK,
+            &[("b6", &[B]), ("c5", &[WK, BK, W]), ("h2", &[W])],
+        );
+        p.play(&p.parse_move("b6xd4").unwrap());
+        assert_eq!(
+            at(&p, "c5").as_slice(),
+            [WK, BK],
+            "Black's freed king owns c5"
+        );
+        assert!(p.top(p.board().cell("c5").unwrap()).unwrap().king);
+    }
+
+    #[test]
+    fn a_player_whose_checkers_are_all_prisoners_has_lost() {
+        let r = rules(Kind::Stax, Wrap::None, false);
+        let mut p = position(r, Seat::BLACK, &[("b6", &[B]), ("c5", &[W])]);
+        p.play(&p.parse_move("b6xd4").unwrap());
+        assert_eq!(p.turn(), Seat::WHITE);
+        assert!(p.legal_moves().is_empty(), "White owns no stack");
+    }
+
+    #[test]
+    fn queens_uses_both_colours_and_straight_jumps() {
+        let r = rules(Kind::Queens, Wrap::None, false);
+        let p = CheckersPosition::start(r.clone(), 0);
+        let dark = |label: &str| {
+            let (f, rk) = p.board().coord(p.board().cell(label).unwrap());
+            (f + rk) % 2 == 0
+        };
+        for (cell, stack) in p.board().cells().map(|c| (c, p.stack(c))) {
+            if let Some(top) = stack.last() {
+                let label = p.board().label(cell).to_string();
+                assert_eq!(dark(&label), top.seat == Seat::BLACK, "{label}");
+            }
+        }
+        // A man jumps straight forward over an enemy on the other colour.
+        let mut p = position(
+            r.clone(),
+            Seat::BLACK,
+            &[("d6", &[B]), ("d5", &[W]), ("a1", &[W])],
+        );
+        assert_eq!(texts(&p), ["d6xd4"]);
+        p.play(&p.parse_move("d6xd4").unwrap());
+        assert_eq!(
+            at(&p, "d4").as_slice(),
+            [W, B],
+            "Queens is Stax: a prisoner"
+        );
+        // A king jumps sideways and backward too.
+        let p = position(
+            r,
+            Seat::BLACK,
+            &[("d4", &[BK]), ("e4", &[W]), ("d5", &[W]), ("h8", &[W])],
+        );
+        assert_eq!(texts(&p), ["d4xd6", "d4xf4"]);
+    }
+
+    #[test]
+    fn the_cylinder_joins_the_sides_for_moves_and_jumps() {
+        let r = rules(Kind::Checkers, Wrap::Files, false);
+        // A white man on a3 steps forward-left across the edge onto h4.
+        let p = position(r.clone(), Seat::WHITE, &[("a3", &[W]), ("f8", &[B])]);
+        assert_eq!(texts(&p), ["21-17", "21-20"]);
+        assert!(p.parse_move("a3-h4").is_ok());
+        // And jumps across it: a3 over h4 onto g5.
+        let p = position(r, Seat::WHITE, &[("a3", &[W]), ("h4", &[B])]);
+        assert_eq!(texts(&p), ["21x16"]);
+        assert_eq!(p.board().label(p.parse_move("21x16").unwrap().to()), "g5");
+    }
+
+    #[test]
+    fn on_the_universal_board_only_kings_cross_the_ends() {
+        let r = rules(Kind::Checkers, Wrap::Both, false);
+        // White's man on c7 may not jump the black man on d8 across the end onto e1.
+        let p = position(r.clone(), Seat::WHITE, &[("c7", &[W]), ("d8", &[B])]);
+        assert!(
+            p.legal_moves().iter().all(|m| !m.is_jump()),
+            "{:?}",
+            texts(&p)
+        );
+        // A king may: from c7 over d8, across the end, onto e1.
+        let p = position(r.clone(), Seat::WHITE, &[("c7", &[WK]), ("d8", &[B])]);
+        assert_eq!(
+            texts(&p),
+            ["6x31"],
+            "c7 (6) over d8, across the end, onto e1 (31)"
+        );
+        // A king on the far row steps across the end onto the near row.
+        let p = position(r, Seat::WHITE, &[("d8", &[WK]), ("a1", &[B])]);
+        assert!(p.parse_move("d8-c1").is_ok() && p.parse_move("d8-e1").is_ok());
+    }
+
+    #[test]
+    fn numbered_men_are_shuffled_by_the_seed_and_jump_only_lower_numbers() {
+        let r = rules(Kind::Checkers, Wrap::None, true);
+        let a = CheckersPosition::start(r.clone(), 1);
+        let b = CheckersPosition::start(r.clone(), 2);
+        let numbers = |p: &CheckersPosition, seat: Seat| -> Vec<u8> {
+            p.board()
+                .cells()
+                .filter_map(|c| p.top(c).filter(|t| t.seat == seat)?.number)
+                .collect()
+        };
+        let mut sorted = numbers(&a, Seat::WHITE);
+        sorted.sort();
+        assert_eq!(sorted, (1..=12).collect::<Vec<_>>());
+        assert_ne!(
+            numbers(&a, Seat::WHITE),
+            numbers(&b, Seat::WHITE),
+            "the seed shuffles"
+        );
+        assert_eq!(
+            numbers(&a, Seat::WHITE),
+            numbers(&CheckersPosition::start(r.clone(), 1), Seat::WHITE)
+        );
+        let man = |seat, n| Checker {
+            seat,
+            king: false,
+            number: Some(n),
+        };
+        // A 5 may jump a 5 or lower, not a 6.
+        let p = position(
+            r.clone(),
+            Seat::BLACK,
+            &[
+                ("b6", &[man(Seat::BLACK, 5)]),
+                ("c5", &[man(Seat::WHITE, 6)]),
+            ],
+        );
+        assert!(p.legal_moves().iter().all(|m| !m.is_jump()));
+        let p = position(
+            r.clone(),
+            Seat::BLACK,
+            &[
+                ("b6", &[man(Seat::BLACK, 5)]),
+                ("c5", &[man(Seat::WHITE, 5)]),
+            ],
+        );
+        assert!(p.legal_moves().iter().any(|m| m.is_jump()));
+        // Only a king jumps a king; a king jumps anything.
+        let king = |seat, n| Checker {
+            seat,
+            king: true,
+            number: Some(n),
+        };
+        let p = position(
+            r.clone(),
+            Seat::BLACK,
+            &[
+                ("b6", &[man(Seat::BLACK, 12)]),
+                ("c5", &[king(Seat::WHITE, 1)]),
+            ],
+        );
+        assert!(p.legal_moves().iter().all(|m| !m.is_jump()));
+        let p = position(
+            r,
+            Seat::BLACK,
+            &[
+                ("b6", &[king(Seat::BLACK, 1)]),
+                ("c5", &[king(Seat::WHITE, 12)]),
+            ],
+        );
+        assert!(p.legal_moves().iter().any(|m| m.is_jump()));
+    }
+
+    #[test]
+    fn perft_holds_for_every_game_of_the_family() {
+        // Every game of the 18 runs perft from its start without trouble; plain checkers is
+        // checked against published counts in tests/data.
+        for kind in [Kind::Checkers, Kind::Stax, Kind::Queens] {
+            for wrap in [Wrap::None, Wrap::Files, Wrap::Both] {
+                for numbers in [false, true] {
+                    let p = CheckersPosition::start(CheckersRules::new(kind, wrap, numbers), 3);
+                    let n3 = perft(&p, 3);
+                    assert!(n3 > 0, "{kind:?} {wrap:?} {numbers}");
+                    // Make/unmake leaves the position as it was.
+                    let mut q = p.clone();
+                    for m in p.legal_moves() {
+                        let undo = q.play_undoable(&m);
+                        q.undo(&m, undo);
+                        assert_eq!(q.repetition_key(), p.repetition_key());
+                    }
+                }
+            }
+        }
+    }
 }

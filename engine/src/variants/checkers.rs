@@ -1,16 +1,30 @@
-//! Checkers (American rules, as Adams' book takes them for granted).
+//! Adams' checkers family: Checkers, Stax and Queens, each on a flat, cylindrical or universal
+//! board, each with or without Numbers: eighteen games on one machinery.
 //!
-//! - Black moves first. Men move one square diagonally forward and jump forward; kings move and
-//!   jump diagonally both ways, one square at a time.
-//! - Jumping is compulsory, and a multi-jump must be completed (any complete chain may be
-//!   chosen). A man reaching the far row is crowned and its move ends there.
-//! - A player with no piece or no move loses. Draws: by agreement, by threefold repetition, and
-//!   by forty moves of each side (80 in all) without a capture or a move of an uncrowned man.
+//! - Checkers (American rules, as the book takes them for granted): Black moves first. Men
+//!   move and jump one square diagonally forward; kings move and jump diagonally both ways.
+//!   Jumping is compulsory and a multi-jump must be finished; a man reaching the far row is
+//!   crowned and its move ends there.
+//! - Stax: jumped checkers are carried underneath as prisoners; a stack belongs to, and moves
+//!   with, its top checker; jumping a stack takes only its top checker and frees what it held.
+//!   Only the top checker is crowned; a king jumped off a stack leaves the rest to earn their
+//!   crown again unless the next checker is already a king; released kings stay kings.
+//! - Queens: Stax on all 64 squares, Black's men on the dark squares and White's on the light;
+//!   moves are diagonal only; men also jump straight forward; kings jump in all eight
+//!   directions.
+//! - Boards (option `board`): `flat`; `cylinder` (the side edges touch, for moves and jumps);
+//!   `universal` or `torus` (all edges touch, but only kings cross the ends: a man must be
+//!   crowned in the far row before it may).
+//! - Numbers (option `numbers=on`): men numbered 1-12, shuffled into their start squares by the
+//!   game's seeded RNG; no man jumps a higher number; kings jump anything; only a king jumps a
+//!   king.
+//! - A player with no piece (or every piece a prisoner) or no move loses. Draws: by agreement,
+//!   threefold repetition, and forty moves of each side without a capture or a man's move.
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::Cell;
-use crate::checkers::{divide, perft, CheckersMove, CheckersPosition, CheckersRules, Stack};
+use crate::board::{Cell, Wrap};
+use crate::checkers::{divide, perft, CheckersMove, CheckersPosition, CheckersRules, Kind, Stack};
 use crate::chess::{MoveParseError, Seat};
 use crate::game::{
     EndReason, Event, Family, Game, GameError, OptionSpec, OptionValues, Options, Outcome, Prompt,
@@ -18,67 +32,167 @@ use crate::game::{
 };
 use crate::view::{Figure, Layer, Placed, View, Viewer};
 
+/// One game of the family; the registry holds [`CHECKERS`], [`STAX`] and [`QUEENS`].
+pub struct CheckersFamily {
+    kind: Kind,
+    info: fn() -> &'static VariantInfo,
+}
+
 /// Checkers.
-pub struct Checkers;
+pub static CHECKERS: CheckersFamily = CheckersFamily {
+    kind: Kind::Checkers,
+    info: checkers_info,
+};
+/// Stax.
+pub static STAX: CheckersFamily = CheckersFamily {
+    kind: Kind::Stax,
+    info: stax_info,
+};
+/// Queens.
+pub static QUEENS: CheckersFamily = CheckersFamily {
+    kind: Kind::Queens,
+    info: queens_info,
+};
 
 /// Plies without a capture or a man's move that make a draw (forty moves each).
 const NO_PROGRESS_PLIES: u32 = 80;
 
-/// The state of a game of checkers.
+const BOARD_HELP: &str = "flat, cylinder (side edges touch) or universal / torus (all edges touch)";
+
+fn family_options(with_fen: bool) -> Vec<OptionSpec> {
+    let mut options = vec![
+        OptionSpec {
+            key: "board",
+            help: BOARD_HELP,
+            default: Some("flat"),
+            values: OptionValues::Choice(&["flat", "cylinder", "universal", "torus"]),
+        },
+        OptionSpec {
+            key: "numbers",
+            help:
+                "on: men numbered 1-12 at random; none jumps a higher number, only kings jump kings",
+            default: Some("off"),
+            values: OptionValues::Choice(&["off", "on"]),
+        },
+    ];
+    if with_fen {
+        options.push(OptionSpec {
+            key: "fen",
+            help: "start from this position (PDN FEN, like B:W21,22:BK1); not with numbers",
+            default: None,
+            values: OptionValues::Text,
+        });
+    }
+    options
+}
+
+fn checkers_info() -> &'static VariantInfo {
+    static INFO: std::sync::OnceLock<VariantInfo> = std::sync::OnceLock::new();
+    INFO.get_or_init(|| VariantInfo {
+        id: "checkers",
+        aliases: &["draughts", "american-checkers"],
+        name: "Checkers",
+        family: Family::Checkers,
+        seat_counts: &[2],
+        options: family_options(true),
+        hidden_information: false,
+        simultaneous: false,
+        rules: const_format_rules::CHECKERS,
+        source: "Will Adams, Variations on Chess and Checkers: 'Checkers', 'Cylindrical', 'Universal', 'Numbers'",
+    })
+}
+
+fn stax_info() -> &'static VariantInfo {
+    static INFO: std::sync::OnceLock<VariantInfo> = std::sync::OnceLock::new();
+    INFO.get_or_init(|| VariantInfo {
+        id: "stax",
+        aliases: &[],
+        name: "Stax",
+        family: Family::Checkers,
+        seat_counts: &[2],
+        options: family_options(false),
+        hidden_information: false,
+        simultaneous: false,
+        rules: const_format_rules::STAX,
+        source: "Will Adams, Variations on Chess and Checkers: 'Stax', 'Cylindrical', 'Universal', 'Numbers'",
+    })
+}
+
+fn queens_info() -> &'static VariantInfo {
+    static INFO: std::sync::OnceLock<VariantInfo> = std::sync::OnceLock::new();
+    INFO.get_or_init(|| VariantInfo {
+        id: "queens",
+        aliases: &["queens-checkers"],
+        name: "Queens",
+        family: Family::Checkers,
+        seat_counts: &[2],
+        options: family_options(false),
+        hidden_information: false,
+        simultaneous: false,
+        rules: const_format_rules::QUEENS,
+        source: "Will Adams, Variations on Chess and Checkers: 'Queens', 'Cylindrical', 'Universal', 'Numbers'",
+    })
+}
+
+/// The rules texts for /rules.
+mod const_format_rules {
+    pub const CHECKERS: &str =
+        "American checkers. Black moves first. Men move and jump one square \
+        diagonally forward; kings move and jump diagonally both ways. Jumping is compulsory and a \
+        multi-jump must be finished; a man reaching the far row is crowned and its move ends. No \
+        piece or no move loses; forty moves each without a capture or a man's move, or a position \
+        repeated three times, is a draw. Moves: square numbers (11-15, 15x24x31) or coordinates \
+        (c3-d4). Options: board=cylinder (the sides touch) or universal (all edges touch, but only \
+        kings cross the ends); numbers=on (no man jumps a higher number, only kings jump kings).";
+    pub const STAX: &str =
+        "Checkers, but a jumped checker is carried underneath the jumping stack \
+        as a prisoner. A stack belongs to its top checker; jumping a stack takes only its top \
+        checker and frees what it held. Only the top checker is crowned; kings keep their crowns \
+        when freed. You lose when all your checkers are prisoners or cannot move. Moves as in \
+        checkers (11-15, 15x24). Options: board=cylinder or universal; numbers=on.";
+    pub const QUEENS: &str =
+        "Stax on all 64 squares: Black's men on the dark squares, White's on the \
+        light. Everything moves diagonally; men jump diagonally forward or straight forward; kings \
+        jump in all eight directions (two squares, over an enemy). Moves in coordinates (c3-d4, \
+        c3xc5). Options: board=cylinder or universal; numbers=on.";
+}
+
+/// The state of a game of the family.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CheckersState {
-    /// The rules and the position as PDN FEN with its quiet-move count.
-    rules: CheckersRules,
-    fen: String,
-    quiet: u32,
-    #[serde(skip)]
-    position: Option<CheckersPosition>,
+    position: CheckersPosition,
     moves: Vec<String>,
-    repetitions: Vec<String>,
+    repetitions: Vec<u64>,
     last_move: Vec<Cell>,
 }
 
 impl CheckersState {
     fn new(position: CheckersPosition) -> CheckersState {
-        let fen = position.fen();
         CheckersState {
-            rules: position.rules().clone(),
-            quiet: position.quiet_moves(),
-            repetitions: vec![fen.clone()],
-            fen,
-            position: Some(position),
+            repetitions: vec![position.repetition_key()],
+            position,
             moves: Vec::new(),
             last_move: Vec::new(),
         }
     }
 
-    /// The position (rebuilt from the stored FEN after loading).
-    fn position(&self) -> CheckersPosition {
-        match &self.position {
-            Some(p) => p.clone(),
-            None => CheckersPosition::from_fen(&self.fen, self.rules.clone())
-                .expect("stored positions are valid"),
-        }
-    }
-
-    fn store(&mut self, position: CheckersPosition) {
-        self.fen = position.fen();
-        self.quiet = position.quiet_moves();
-        self.position = Some(position);
+    fn position(&self) -> &CheckersPosition {
+        &self.position
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        let pos = self.position();
+        let pos = &self.position;
         if pos.legal_moves().is_empty() {
             return Some(Outcome::win(
                 vec![Seat(1 - pos.turn().0)],
                 EndReason::NoMoves,
             ));
         }
-        if self.quiet >= NO_PROGRESS_PLIES {
+        if pos.quiet_moves() >= NO_PROGRESS_PLIES {
             return Some(Outcome::draw(EndReason::FiftyMoveRule));
         }
-        if self.repetitions.iter().filter(|f| **f == self.fen).count() >= 3 {
+        let now = pos.repetition_key();
+        if self.repetitions.iter().filter(|k| **k == now).count() >= 3 {
             return Some(Outcome::draw(EndReason::ThreefoldRepetition));
         }
         None
@@ -105,46 +219,46 @@ fn figure(stack: &Stack) -> Option<(Seat, Figure, Option<u8>)> {
     Some((top.seat, figure, top.number))
 }
 
-impl Game for Checkers {
+impl CheckersFamily {
+    fn rules(&self, options: &Options) -> Result<CheckersRules, GameError> {
+        let wrap = match options.get("board").unwrap_or("flat") {
+            "flat" => Wrap::None,
+            "cylinder" => Wrap::Files,
+            "universal" | "torus" => Wrap::Both,
+            other => {
+                return Err(GameError::BadOption(format!(
+                    "board must be {BOARD_HELP}, not '{other}'"
+                )))
+            }
+        };
+        let numbers = options.get("numbers") == Some("on");
+        Ok(CheckersRules::new(self.kind, wrap, numbers))
+    }
+}
+
+impl Game for CheckersFamily {
     type State = CheckersState;
     type Action = CheckersMove;
 
     fn info(&self) -> &VariantInfo {
-        static INFO: std::sync::OnceLock<VariantInfo> = std::sync::OnceLock::new();
-        INFO.get_or_init(|| VariantInfo {
-            id: "checkers",
-            aliases: &["draughts", "american-checkers"],
-            name: "Checkers",
-            family: Family::Checkers,
-            seat_counts: &[2],
-            options: vec![OptionSpec {
-                key: "fen",
-                help: "start from this position (PDN FEN, like B:W21,22:BK1)",
-                default: None,
-                values: OptionValues::Text,
-            }],
-            hidden_information: false,
-            simultaneous: false,
-            rules: "American checkers. Black moves first. Men move and jump one square diagonally \
-                    forward; kings move and jump diagonally both ways. Jumping is compulsory and \
-                    a multi-jump must be finished; a man reaching the far row is crowned and its \
-                    move ends. No piece or no move loses. Forty moves each without a capture or \
-                    a man's move, or a position repeated three times, is a draw. Moves are \
-                    written with square numbers (11-15, 15x24x31) or coordinates (c3-d4).",
-            source: "Will Adams, Variations on Chess and Checkers: 'Checkers'",
-        })
+        (self.info)()
     }
 
     fn setup(
         &self,
         options: &Options,
         _seats: usize,
-        _seed: u64,
+        seed: u64,
     ) -> Result<CheckersState, GameError> {
+        let rules = self.rules(options)?;
         let position = match options.get("fen") {
-            Some(fen) => CheckersPosition::from_fen(fen, CheckersRules::american())
-                .map_err(GameError::BadSetup)?,
-            None => CheckersPosition::american(),
+            Some(_) if rules.numbers => {
+                return Err(GameError::BadOption(
+                    "fen and numbers=on do not go together: PDN FEN has no numbers".into(),
+                ))
+            }
+            Some(fen) => CheckersPosition::from_fen(fen, rules).map_err(GameError::BadSetup)?,
+            None => CheckersPosition::start(rules, seed),
         };
         Ok(CheckersState::new(position))
     }
@@ -187,9 +301,13 @@ impl Game for Checkers {
             )));
         }
         pos.parse_move(text).map_err(|reason| {
+            let reason = reason
+                .split_once(": ")
+                .map_or(reason.as_str(), |(_, r)| r)
+                .to_string();
             GameError::Move(MoveParseError::Illegal {
                 text: text.trim().into(),
-                reason: reason.split(": ").nth(1).unwrap_or(&reason).to_string(),
+                reason,
             })
         })
     }
@@ -200,7 +318,7 @@ impl Game for Checkers {
         seat: Seat,
         m: CheckersMove,
     ) -> Result<Vec<Event>, GameError> {
-        let mut pos = state.position();
+        let pos = &mut state.position;
         if seat != pos.turn() || !pos.legal_moves().contains(&m) {
             return Err(GameError::Move(MoveParseError::Illegal {
                 text: pos.move_text(&m),
@@ -213,11 +331,10 @@ impl Game for Checkers {
         state.last_move = std::iter::once(m.from)
             .chain(m.path.iter().copied())
             .collect();
-        state.store(pos);
-        if state.quiet == 0 {
+        if pos.quiet_moves() == 0 {
             state.repetitions.clear();
         }
-        state.repetitions.push(state.fen.clone());
+        state.repetitions.push(pos.repetition_key());
         let mut line = format!("{} played {text}", seat.colour_name());
         if crowned {
             line.push_str(" and is crowned");
@@ -273,11 +390,11 @@ impl Game for Checkers {
     }
 
     fn perft(&self, state: &CheckersState, depth: u32) -> Option<u64> {
-        Some(perft(&state.position(), depth))
+        Some(perft(state.position(), depth))
     }
 
     fn divide(&self, state: &CheckersState, depth: u32) -> Option<Vec<(String, u64)>> {
-        Some(divide(&state.position(), depth))
+        Some(divide(state.position(), depth))
     }
 }
 
@@ -288,21 +405,21 @@ mod tests {
     fn from(fen: &str) -> CheckersState {
         let mut o = Options::new();
         o.set("fen", fen);
-        Checkers.setup(&o, 2, 0).unwrap()
+        CHECKERS.setup(&o, 2, 0).unwrap()
     }
 
     fn play(s: &mut CheckersState, text: &str) -> Vec<Event> {
         let seat = s.position().turn();
-        Game::play(&Checkers, s, seat, text)
+        Game::play(&CHECKERS, s, seat, text)
             .unwrap_or_else(|e| panic!("{text}: {e}"))
             .1
     }
 
     #[test]
     fn black_opens_and_notation_reads_both_ways() {
-        let mut s = Checkers.setup(&Options::new(), 2, 0).unwrap();
-        assert_eq!(Game::legal(&Checkers, &s, Seat::BLACK).len(), 7);
-        assert!(Game::legal(&Checkers, &s, Seat::WHITE).is_empty());
+        let mut s = CHECKERS.setup(&Options::new(), 2, 0).unwrap();
+        assert_eq!(Game::legal(&CHECKERS, &s, Seat::BLACK).len(), 7);
+        assert!(Game::legal(&CHECKERS, &s, Seat::WHITE).is_empty());
         play(&mut s, "11-15");
         play(&mut s, "c3-d4");
         assert_eq!(s.moves, ["11-15", "22-18"]);
@@ -312,29 +429,29 @@ mod tests {
     fn jumps_are_compulsory_and_multi_jumps_complete() {
         // Black's man on 9 can jump 14 and then 23.
         let mut s = from("B:W14,23,30:B9");
-        let err = Game::play(&Checkers, &mut s, Seat::BLACK, "9-13").unwrap_err();
+        let err = Game::play(&CHECKERS, &mut s, Seat::BLACK, "9-13").unwrap_err();
         assert!(err.to_string().contains("jumping is compulsory"), "{err}");
         let events = play(&mut s, "9x18x27");
         assert!(matches!(&events[0], Event::Public(t) if t == "Black played 9x18x27"));
-        assert_eq!(s.fen, "W:W30:B27");
+        assert_eq!(s.position().fen(), "W:W30:B27");
         // "9x27" with the middle square left out reads the same.
         let mut s = from("B:W14,23,30:B9");
         play(&mut s, "9x27");
-        assert_eq!(s.fen, "W:W30:B27");
+        assert_eq!(s.position().fen(), "W:W30:B27");
     }
 
     #[test]
     fn a_man_reaching_the_king_row_is_crowned_and_stops() {
         // White's man on 10 jumps 6 onto 1 and is crowned; it may not go on jumping 5 as a king.
         let mut s = from("W:W10:B6,5,2");
-        let legal: Vec<String> = Game::legal(&Checkers, &s, Seat::WHITE)
+        let legal: Vec<String> = Game::legal(&CHECKERS, &s, Seat::WHITE)
             .iter()
             .map(|m| s.position().move_text(m))
             .collect();
         assert_eq!(legal, ["10x1"]);
         let events = play(&mut s, "10x1");
         assert!(matches!(&events[0], Event::Public(t) if t.ends_with("and is crowned")));
-        assert_eq!(s.fen, "B:WK1:B2,5");
+        assert_eq!(s.position().fen(), "B:WK1:B2,5");
     }
 
     #[test]
@@ -343,35 +460,35 @@ mod tests {
         play(&mut s, "5-9");
         play(&mut s, "14x5");
         assert_eq!(
-            Checkers.outcome(&s),
+            CHECKERS.outcome(&s),
             Some(Outcome::win(vec![Seat::WHITE], EndReason::NoMoves))
         );
         let mut s = from("W:WK29:BK4");
         for _ in 0..20 {
             for (w, b) in [("29-25", "4-8"), ("25-29", "8-4")] {
-                if Checkers.outcome(&s).is_some() {
+                if CHECKERS.outcome(&s).is_some() {
                     break;
                 }
                 play(&mut s, w);
-                if Checkers.outcome(&s).is_some() {
+                if CHECKERS.outcome(&s).is_some() {
                     break;
                 }
                 play(&mut s, b);
             }
         }
         assert_eq!(
-            Checkers.outcome(&s),
+            CHECKERS.outcome(&s),
             Some(Outcome::draw(EndReason::ThreefoldRepetition))
         );
     }
 
     #[test]
     fn states_store_and_load() {
-        let mut s = Checkers.setup(&Options::new(), 2, 0).unwrap();
+        let mut s = CHECKERS.setup(&Options::new(), 2, 0).unwrap();
         play(&mut s, "11-15");
         let json = serde_json::to_string(&s).unwrap();
         let back: CheckersState = serde_json::from_str(&json).unwrap();
-        assert_eq!(back.position().fen(), s.fen);
-        assert_eq!(Game::legal(&Checkers, &back, Seat::WHITE).len(), 7);
+        assert_eq!(back.position().fen(), s.position().fen());
+        assert_eq!(Game::legal(&CHECKERS, &back, Seat::WHITE).len(), 7);
     }
 }
