@@ -685,6 +685,14 @@ impl CheckersPosition {
             cells.push(cell.ok_or_else(|| format!("'{p}' is not a square of this board"))?);
         }
         let legal = self.legal_moves();
+        // The whole path written out names one move; otherwise the squares given must lie on
+        // its path (`15x31` for `15x24x31`).
+        if let Some(exact) = legal
+            .iter()
+            .find(|m| m.from == cells[0] && m.path == cells[1..])
+        {
+            return Ok(exact.clone());
+        }
         let matching: Vec<&CheckersMove> = legal
             .iter()
             .filter(|m| {
@@ -1140,6 +1148,167 @@ mod tests {
             ],
         );
         assert!(p.legal_moves().iter().any(|m| m.is_jump()));
+    }
+
+    fn play_all(p: &mut CheckersPosition, moves: &str) {
+        for text in moves.split_whitespace() {
+            let m = p.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            p.play(&m);
+        }
+    }
+
+    /// Figure 1, the standard Stax opening: A (Black) pushes into the fourth row, B offers a
+    /// piece, A jumps, B re-jumps freeing the prisoner, A offers another to B's stack, B takes
+    /// a second prisoner, A re-jumps and frees both: a double piece, not a king.
+    #[test]
+    fn figure_1_the_standard_stax_opening_builds_a_double() {
+        let mut p = CheckersPosition::start(CheckersRules::new(Kind::Stax, Wrap::None, false), 0);
+        play_all(&mut p, "11-15 22-18 15x22 26x17 10-14 17x10 6x15");
+        assert_eq!(
+            at(&p, "d6").as_slice(),
+            [B, B],
+            "square 10 holds a black double piece"
+        );
+        assert_eq!(
+            at(&p, "e5").as_slice(),
+            [W, B],
+            "square 15: a white prisoner under Black"
+        );
+        assert_eq!(
+            at(&p, "c3").as_slice(),
+            [W],
+            "square 22: the white checker B's re-jump freed"
+        );
+    }
+
+    /// Figure 2: a double piece advanced into jeopardy from two checkers; one must jump, one
+    /// checker remains and jumps the other. In Checkers nothing would remain.
+    #[test]
+    fn figure_2_a_double_piece_survives_a_jump_and_strikes_back() {
+        for (kind, remains) in [(Kind::Stax, true), (Kind::Checkers, false)] {
+            let r = rules(kind, Wrap::None, false);
+            let stack: &[Checker] = if kind == Kind::Stax { &[B, B] } else { &[B] };
+            let mut p = position(
+                r,
+                Seat::BLACK,
+                &[("d6", stack), ("d4", &[W]), ("f4", &[W]), ("a1", &[W])],
+            );
+            play_all(&mut p, "10-15 19x10");
+            assert_eq!(!at(&p, "e5").is_empty(), remains, "{kind:?}");
+            if remains {
+                assert_eq!(
+                    texts(&p),
+                    ["15x22"],
+                    "the remaining checker jumps the other"
+                );
+            }
+        }
+    }
+
+    /// Figure 3: a single piece carrying a prisoner is jumped; the prisoner is freed to its
+    /// owner, and a neighbour of the first player recaptures it.
+    #[test]
+    fn figure_3_my_piece_becomes_yours_and_mine_again() {
+        let r = rules(Kind::Stax, Wrap::None, false);
+        let mut p = position(
+            r,
+            Seat::BLACK,
+            &[("d6", &[W, B]), ("f6", &[B]), ("f4", &[W]), ("a1", &[W])],
+        );
+        play_all(&mut p, "10-15 19x10");
+        assert_eq!(
+            at(&p, "e5").as_slice(),
+            [W],
+            "the freed checker is White's now"
+        );
+        assert!(texts(&p).contains(&"11x18".to_string()), "{:?}", texts(&p));
+    }
+
+    /// Figure 4: the one-for-one exchange of Checkers fails in Stax: the jump leaves a checker
+    /// behind that blocks the re-jump.
+    #[test]
+    fn figure_4_the_re_jump_is_blocked_in_stax() {
+        for (kind, lead) in [(Kind::Checkers, vec![B]), (Kind::Stax, vec![B, B])] {
+            let r = rules(kind, Wrap::None, false);
+            let mut p = position(
+                r,
+                Seat::WHITE,
+                &[("d4", &[W]), ("e5", &lead), ("g7", &[B]), ("h8", &[B])],
+            );
+            play_all(&mut p, "18x11");
+            let rejump = texts(&p).contains(&"8x15".to_string());
+            assert_eq!(rejump, kind == Kind::Checkers, "{kind:?}: {:?}", texts(&p));
+        }
+    }
+
+    /// Figure 5: a single king holding prisoners is forced to jump a double piece toward its
+    /// own back row; the checker left behind leap-frogs back over it and frees the prisoners.
+    #[test]
+    fn figure_5_the_leap_frog_rescues_the_prisoners() {
+        let r = rules(Kind::Stax, Wrap::None, false);
+        let mut p = position(
+            r,
+            Seat::WHITE,
+            &[("f6", &[B, WK]), ("e5", &[B, B]), ("h8", &[B])],
+        );
+        play_all(&mut p, "11x18");
+        assert_eq!(at(&p, "e5").as_slice(), [B]);
+        play_all(&mut p, "15x22");
+        assert_eq!(at(&p, "d4").as_slice(), [B, B], "both black checkers freed");
+        assert_eq!(
+            at(&p, "c3").as_slice(),
+            [WK, B],
+            "the white king is now a prisoner"
+        );
+    }
+
+    /// Figure 6 and its text: in Queens, if B answers A's opening by offering an immediate jump,
+    /// A double-jumps straight forward, taking two and landing crowned in the king row.
+    #[test]
+    fn figure_6_the_queens_opening_trap() {
+        let mut p = CheckersPosition::start(CheckersRules::new(Kind::Queens, Wrap::None, false), 0);
+        play_all(&mut p, "d6-c5 b3-c4");
+        assert!(
+            texts(&p).contains(&"c5xc3xc1".to_string()),
+            "{:?}",
+            texts(&p)
+        );
+        play_all(&mut p, "c5xc3xc1");
+        let c1 = at(&p, "c1");
+        assert_eq!(c1.len(), 3, "two prisoners underneath");
+        assert!(c1.last().unwrap().king && c1.last().unwrap().seat == Seat::BLACK);
+        // Nothing moves parallel to an edge except by jumping.
+        let q = CheckersPosition::start(CheckersRules::new(Kind::Queens, Wrap::None, false), 0);
+        for m in q.legal_moves() {
+            let (a, b) = (q.board().coord(m.from), q.board().coord(m.to()));
+            assert!(a.0 != b.0 && a.1 != b.1, "{}", q.move_text(&m));
+        }
+    }
+
+    /// Figure 7: A moves off the left edge onto the right; B jumps it off the right edge back
+    /// onto the left.
+    #[test]
+    fn figure_7_cylindrical_move_and_jump() {
+        let r = rules(Kind::Checkers, Wrap::Files, false);
+        let mut p = position(r, Seat::BLACK, &[("a5", &[B]), ("g3", &[W]), ("h8", &[B])]);
+        play_all(&mut p, "13-20");
+        assert_eq!(at(&p, "h4").as_slice(), [B]);
+        play_all(&mut p, "24x13");
+        assert_eq!(at(&p, "a5").as_slice(), [W], "landed back on the left edge");
+        assert!(at(&p, "h4").is_empty());
+    }
+
+    /// Figure 8: corner play on the universal board: a king jumps across the corner, and so
+    /// may a piece on the far corner in each of its directions.
+    #[test]
+    fn figure_8_corner_play_on_the_universal_board() {
+        let r = rules(Kind::Checkers, Wrap::Both, false);
+        // A white king on a1 jumps the black piece on h8, across the corner, landing on g7.
+        let p = position(r.clone(), Seat::WHITE, &[("a1", &[WK]), ("h8", &[B])]);
+        assert_eq!(texts(&p), ["29x8"]);
+        // A black king on h8 may jump White's pieces on a1 (landing b2) or on g7 (landing f6).
+        let p = position(r, Seat::BLACK, &[("h8", &[BK]), ("a1", &[W]), ("g7", &[W])]);
+        assert_eq!(texts(&p), ["4x11", "4x25"]);
     }
 
     #[test]
