@@ -121,6 +121,8 @@ impl CheckersMove {
 pub struct CheckersPosition {
     rules: CheckersRules,
     board: Arc<Board>,
+    /// Each seat's move and jump directions, worked out once.
+    steps: [Steps; 2],
     cells: Vec<Stack>,
     turn: Seat,
     /// Moves (plies) since the last capture or move of an uncrowned checker.
@@ -158,6 +160,7 @@ impl<'de> Deserialize<'de> for CheckersPosition {
             ));
         }
         Ok(CheckersPosition {
+            steps: [Seat::WHITE, Seat::BLACK].map(|s| steps(&board, s, stored.rules.kind)),
             rules: stored.rules,
             board,
             cells: stored.cells,
@@ -174,6 +177,7 @@ impl fmt::Debug for CheckersPosition {
 }
 
 /// How one seat's checkers move and jump, as board directions.
+#[derive(Clone, Debug)]
 struct Steps {
     man_moves: ArrayVec<Dir, 8>,
     king_moves: ArrayVec<Dir, 8>,
@@ -282,6 +286,7 @@ impl CheckersPosition {
     pub fn empty(rules: CheckersRules) -> CheckersPosition {
         let board = rules.board.build();
         CheckersPosition {
+            steps: [Seat::WHITE, Seat::BLACK].map(|s| steps(&board, s, rules.kind)),
             cells: vec![Stack::new(); board.len()],
             turn: rules.first,
             board,
@@ -348,7 +353,7 @@ impl CheckersPosition {
         if !jumps.is_empty() {
             return jumps;
         }
-        let st = steps(&self.board, us, self.rules.kind);
+        let st = &self.steps[us.index()];
         let mut out = Vec::new();
         for i in 0..self.cells.len() {
             let from = Cell(i as u16);
@@ -393,7 +398,7 @@ impl CheckersPosition {
         if jumps > 0 {
             return jumps;
         }
-        let st = steps(&self.board, us, self.rules.kind);
+        let st = &self.steps[us.index()];
         let mut count = 0;
         for i in 0..self.cells.len() {
             let from = Cell(i as u16);
@@ -416,22 +421,24 @@ impl CheckersPosition {
         count
     }
 
-    /// The number of complete jump chains from `at` (0 if none starts there).
-    fn count_jumps(
+    /// The single jumps open to `mover` standing on `at` during a chain that began on `origin`:
+    /// (cell jumped, cell landed on). The victim's top must be an enemy it may jump (Numbers),
+    /// not already jumped in this chain; the landing cell must be empty (the chain's own
+    /// starting cell counts as empty); men do not cross the ends of a universal board.
+    fn jump_steps(
         &self,
         origin: Cell,
         at: Cell,
         mover: Checker,
-        jumped: &mut ArrayVec<Cell, 24>,
-    ) -> usize {
-        let st = steps(&self.board, mover.seat, self.rules.kind);
+        jumped: &[Cell],
+    ) -> ArrayVec<(Cell, Cell), 8> {
+        let st = &self.steps[mover.seat.index()];
         let dirs: &[Dir] = if mover.king {
             &st.king_jumps
         } else {
             &st.man_jumps
         };
-        let mut total = 0;
-        let mut extended = false;
+        let mut out = ArrayVec::new();
         for &d in dirs {
             let Some(over) = self
                 .board
@@ -447,18 +454,28 @@ impl CheckersPosition {
             else {
                 continue;
             };
-            if jumped.contains(&over) {
-                continue;
+            let jumpable = self
+                .top(over)
+                .is_some_and(|victim| victim.seat != mover.seat && can_jump(mover, victim));
+            let free = self.cells[land.index()].is_empty() || land == origin;
+            if jumpable && free && !jumped.contains(&over) {
+                out.push((over, land));
             }
-            let Some(victim) = self.top(over) else {
-                continue;
-            };
-            if victim.seat == mover.seat || !can_jump(mover, victim) {
-                continue;
-            }
-            if !(self.cells[land.index()].is_empty() || land == origin) {
-                continue;
-            }
+        }
+        out
+    }
+
+    /// The number of complete jump chains from `at` (0 if none starts there).
+    fn count_jumps(
+        &self,
+        origin: Cell,
+        at: Cell,
+        mover: Checker,
+        jumped: &mut ArrayVec<Cell, 24>,
+    ) -> usize {
+        let mut total = 0;
+        let mut extended = false;
+        for (over, land) in self.jump_steps(origin, at, mover, jumped) {
             extended = true;
             if !mover.king && self.is_king_row(land, mover.seat) {
                 total += 1;
@@ -491,41 +508,8 @@ impl CheckersPosition {
         jumped: &mut Vec<Cell>,
         out: &mut Vec<CheckersMove>,
     ) {
-        let st = steps(&self.board, mover.seat, self.rules.kind);
-        let dirs: &[Dir] = if mover.king {
-            &st.king_jumps
-        } else {
-            &st.man_jumps
-        };
         let mut extended = false;
-        for &d in dirs {
-            let Some(over) = self
-                .board
-                .step(at, d)
-                .filter(|o| self.may_cross(mover, at, *o))
-            else {
-                continue;
-            };
-            let Some(land) = self
-                .board
-                .step(over, d)
-                .filter(|l| self.may_cross(mover, over, *l))
-            else {
-                continue;
-            };
-            if jumped.contains(&over) {
-                continue;
-            }
-            let Some(victim) = self.top(over) else {
-                continue;
-            };
-            if victim.seat == mover.seat || !can_jump(mover, victim) {
-                continue;
-            }
-            // The landing cell must be empty; the mover's own starting cell counts as empty.
-            if !(self.cells[land.index()].is_empty() || land == origin) {
-                continue;
-            }
+        for (over, land) in self.jump_steps(origin, at, mover, jumped) {
             path.push(land);
             jumped.push(over);
             extended = true;
