@@ -14,7 +14,7 @@ use std::sync::Arc;
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Board, BoardSpec, Cell, Dir, Heading, SquareBoard, Wrap};
+use crate::board::{Board, BoardSpec, Cell, CellSet, Dir, Heading, SquareBoard, Wrap};
 use crate::chess::Seat;
 
 /// One checker: its owner, whether it is crowned, and its number (Numbers variation).
@@ -123,6 +123,8 @@ pub struct CheckersPosition {
     board: Arc<Board>,
     /// Each seat's move and jump directions, worked out once.
     steps: [Steps; 2],
+    /// The cells each seat owns (its checker on top), kept up to date for fast scans.
+    owned: [CellSet; 2],
     cells: Vec<Stack>,
     turn: Seat,
     /// Moves (plies) since the last capture or move of an uncrowned checker.
@@ -159,14 +161,19 @@ impl<'de> Deserialize<'de> for CheckersPosition {
                 "the stored stacks do not fit the board",
             ));
         }
-        Ok(CheckersPosition {
+        let mut pos = CheckersPosition {
             steps: [Seat::WHITE, Seat::BLACK].map(|s| steps(&board, s, stored.rules.kind)),
+            owned: [CellSet::EMPTY; 2],
             rules: stored.rules,
             board,
             cells: stored.cells,
             turn: stored.turn,
             quiet: stored.quiet,
-        })
+        };
+        for i in 0..pos.cells.len() {
+            pos.refresh(Cell(i as u16));
+        }
+        Ok(pos)
     }
 }
 
@@ -253,7 +260,7 @@ impl CheckersPosition {
                     king: false,
                     number,
                 });
-                pos.cells[cell.index()] = stack;
+                pos.set_stack(cell, stack);
             }
         }
         pos
@@ -287,6 +294,7 @@ impl CheckersPosition {
         let board = rules.board.build();
         CheckersPosition {
             steps: [Seat::WHITE, Seat::BLACK].map(|s| steps(&board, s, rules.kind)),
+            owned: [CellSet::EMPTY; 2],
             cells: vec![Stack::new(); board.len()],
             turn: rules.first,
             board,
@@ -322,6 +330,17 @@ impl CheckersPosition {
     /// Puts a stack on a cell (setting up positions).
     pub fn set_stack(&mut self, cell: Cell, stack: Stack) {
         self.cells[cell.index()] = stack;
+        self.refresh(cell);
+    }
+
+    /// Records who owns `cell` now.
+    #[inline]
+    fn refresh(&mut self, cell: Cell) {
+        self.owned[0].remove(cell);
+        self.owned[1].remove(cell);
+        if let Some(top) = self.cells[cell.index()].last() {
+            self.owned[top.seat.index()].insert(cell);
+        }
     }
     /// Hands the move to a seat (setting up positions).
     pub fn set_turn(&mut self, seat: Seat) {
@@ -344,20 +363,16 @@ impl CheckersPosition {
     pub fn legal_moves(&self) -> Vec<CheckersMove> {
         let mut jumps = Vec::new();
         let us = self.turn;
-        for i in 0..self.cells.len() {
-            let from = Cell(i as u16);
-            if self.top(from).is_some_and(|c| c.seat == us) {
-                self.jumps_from(from, &mut jumps);
-            }
+        for from in self.owned[us.index()].iter() {
+            self.jumps_from(from, &mut jumps);
         }
         if !jumps.is_empty() {
             return jumps;
         }
         let st = &self.steps[us.index()];
         let mut out = Vec::new();
-        for i in 0..self.cells.len() {
-            let from = Cell(i as u16);
-            let Some(top) = self.top(from).filter(|c| c.seat == us) else {
+        for from in self.owned[us.index()].iter() {
+            let Some(top) = self.top(from) else {
                 continue;
             };
             let dirs: &[Dir] = if top.king {
@@ -388,9 +403,8 @@ impl CheckersPosition {
     pub fn count_legal(&self) -> usize {
         let us = self.turn;
         let mut jumps = 0;
-        for i in 0..self.cells.len() {
-            let from = Cell(i as u16);
-            if let Some(mover) = self.top(from).filter(|c| c.seat == us) {
+        for from in self.owned[us.index()].iter() {
+            if let Some(mover) = self.top(from) {
                 let mut jumped: ArrayVec<Cell, 24> = ArrayVec::new();
                 jumps += self.count_jumps(from, from, mover, &mut jumped);
             }
@@ -400,9 +414,8 @@ impl CheckersPosition {
         }
         let st = &self.steps[us.index()];
         let mut count = 0;
-        for i in 0..self.cells.len() {
-            let from = Cell(i as u16);
-            let Some(top) = self.top(from).filter(|c| c.seat == us) else {
+        for from in self.owned[us.index()].iter() {
+            let Some(top) = self.top(from) else {
                 continue;
             };
             let dirs: &[Dir] = if top.king {
@@ -573,6 +586,11 @@ impl CheckersPosition {
             }
         }
         self.cells[to.index()] = stack;
+        self.refresh(m.from);
+        self.refresh(to);
+        for &over in &m.jumped {
+            self.refresh(over);
+        }
         let quiet = self.quiet;
         self.quiet = if m.is_jump() || !mover.king {
             0
@@ -606,7 +624,10 @@ impl CheckersPosition {
         self.cells[m.from.index()] = stack;
         for (cell, victim) in undo.victims.into_iter().rev() {
             self.cells[cell.index()].push(victim);
+            self.refresh(cell);
         }
+        self.refresh(m.to());
+        self.refresh(m.from);
     }
 
     /// The standard square number (1-32) of a dark square on 8x8, counted from Black's side
@@ -811,7 +832,7 @@ impl CheckersPosition {
                     king,
                     number: None,
                 });
-                pos.cells[cell.index()] = stack;
+                pos.set_stack(cell, stack);
             }
         }
         Ok(pos)
