@@ -327,6 +327,19 @@ impl fmt::Display for Outcome {
     }
 }
 
+/// The public announcements among `events`, joined (for tests that read what everyone saw).
+#[cfg(test)]
+pub(crate) fn public_text(events: &[Event]) -> String {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Public(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 // ---- errors -------------------------------------------------------------------------------
 
 /// Anything a player did that the rules refuse, with a message for them.

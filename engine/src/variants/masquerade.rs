@@ -600,6 +600,7 @@ fn looks_like_capture(text: &str) -> bool {
 mod tests {
     use super::*;
     use crate::chess::{Piece, Rules};
+    use crate::game::public_text;
 
     fn started(
         white_gives_black: &str,
@@ -629,14 +630,7 @@ mod tests {
     }
 
     fn public(events: &[Event]) -> String {
-        events
-            .iter()
-            .filter_map(|e| match e {
-                Event::Public(t) => Some(t.clone()),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-            .join(" | ")
+        public_text(events)
     }
 
     #[test]

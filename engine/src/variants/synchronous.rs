@@ -729,6 +729,7 @@ impl Game for Synchronous {
 mod tests {
     use super::*;
     use crate::chess::Rules;
+    use crate::game::public_text;
 
     fn from(fen: &str) -> SyncState {
         SyncState::new(Position::from_fen(fen, Rules::chess()).unwrap())
@@ -743,15 +744,7 @@ mod tests {
 
     fn turn(s: &mut SyncState, white: &str, black: &str) -> String {
         write(s, Seat::WHITE, white);
-        let events = write(s, Seat::BLACK, black);
-        events
-            .iter()
-            .filter_map(|e| match e {
-                Event::Public(t) => Some(t.clone()),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
+        public_text(&write(s, Seat::BLACK, black))
     }
 
     fn at(s: &SyncState, label: &str) -> Option<Piece> {
@@ -870,14 +863,7 @@ mod tests {
     }
 
     fn turn_rest(s: &mut SyncState, seat: Seat, text: &str) -> String {
-        write(s, seat, text)
-            .iter()
-            .filter_map(|e| match e {
-                Event::Public(t) => Some(t.clone()),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
+        public_text(&write(s, seat, text))
     }
 
     #[test]

@@ -718,6 +718,7 @@ impl Game for Zombie {
 mod tests {
     use super::*;
     use crate::chess::Rules;
+    use crate::game::public_text;
 
     fn from(fen: &str) -> ZombieState {
         ZombieState::new(Position::from_fen(fen, Rules::chess()).unwrap())
@@ -727,14 +728,7 @@ mod tests {
         let seat = s.position.turn();
         let (_, events) =
             Game::play(&Zombie, s, seat, text).unwrap_or_else(|e| panic!("{text}: {e}"));
-        events
-            .iter()
-            .filter_map(|e| match e {
-                Event::Public(t) => Some(t.clone()),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
+        public_text(&events)
     }
 
     fn at(s: &ZombieState, label: &str) -> Option<Piece> {
