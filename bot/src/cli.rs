@@ -31,6 +31,10 @@ pub struct Cli {
     /// A server (guild) id to register commands in instantly while developing.
     #[arg(long, env = "ROOKERY_GUILD")]
     pub guild: Option<u64>,
+    /// Send Discord REST requests to this base URL (an API proxy that rate-limits, or a
+    /// stand-in Discord for tests) instead of https://discord.com.
+    #[arg(long, env = "ROOKERY_DISCORD_API")]
+    pub api: Option<String>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -115,6 +119,22 @@ async fn open_service(db: &std::path::Path) -> Result<Service, String> {
     Ok(Service::new(store, Arc::new(SystemClock)))
 }
 
+/// The Discord bot, until Ctrl-C or SIGTERM.
+fn discord(
+    db: &std::path::Path,
+    token: String,
+    guild: Option<u64>,
+    api: Option<String>,
+) -> Result<(), String> {
+    runtime()?.block_on(async {
+        let service = Arc::new(open_service(db).await?);
+        let connection = crate::discord::Connection { token, guild, api };
+        let result = crate::discord::run(service.clone(), connection).await;
+        service.store().close().await;
+        result
+    })
+}
+
 /// The local console on standard input and output.
 fn local(db: &std::path::Path, out: PathBuf, closed_dms: Vec<String>) -> Result<(), String> {
     runtime()?.block_on(async {
@@ -142,6 +162,7 @@ fn local(db: &std::path::Path, out: PathBuf, closed_dms: Vec<String>) -> Result<
             }
             console.handle(&line).await;
         }
+        service.store().close().await;
         Ok(())
     })
 }
@@ -155,17 +176,11 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Str
             let token = cli
                 .token
                 .ok_or("set DISCORD_TOKEN (or --token) to run the Discord bot")?;
-            runtime()?.block_on(async {
-                let service = Arc::new(open_service(&db).await?);
-                crate::discord::run(service, token, cli.guild).await
-            })
+            discord(&db, token, cli.guild, cli.api)
         }
         None if cli.token.is_some() => {
             let token = cli.token.unwrap_or_default();
-            runtime()?.block_on(async {
-                let service = Arc::new(open_service(&db).await?);
-                crate::discord::run(service, token, cli.guild).await
-            })
+            discord(&db, token, cli.guild, cli.api)
         }
         None => local(&db, PathBuf::from("rookery-images"), Vec::new()),
         Some(Command::Perft {

@@ -11,7 +11,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use engine::registry;
-use poise::serenity_prelude as serenity;
+/// serenity, as poise re-exports it: the Discord model types the tests check their fakes with.
+pub use poise::serenity_prelude as serenity;
 use serenity::{
     ButtonStyle, ChannelId, ChannelType, CreateActionRow, CreateAttachment, CreateButton,
     CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
@@ -54,75 +55,277 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
     ]
 }
 
-/// Runs the bot until it is stopped.
-pub async fn run(service: Arc<Service>, token: String, guild: Option<u64>) -> Result<(), String> {
-    let intents = serenity::GatewayIntents::non_privileged();
-    let framework_service = service.clone();
+/// How to reach Discord.
+#[derive(Clone)]
+pub struct Connection {
+    /// The bot's token.
+    pub token: String,
+    /// Register the commands in this server only (instant; for development).
+    pub guild: Option<u64>,
+    /// Send REST requests to this base URL instead of `https://discord.com`, with serenity's own
+    /// rate limiter off: for an API proxy that does the rate limiting (twilight-http-proxy) or a
+    /// stand-in such as the test suite's fake Discord. The gateway is whatever URL it gives.
+    pub api: Option<String>,
+}
+
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never the token.
+        f.debug_struct("Connection")
+            .field("guild", &self.guild)
+            .field("api", &self.api)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The REST client for a connection.
+pub fn http(connection: &Connection) -> serenity::Http {
+    let builder = serenity::HttpBuilder::new(&connection.token);
+    match &connection.api {
+        Some(api) => builder.proxy(api.clone()).ratelimiter_disabled(true),
+        None => builder,
+    }
+    .build()
+}
+
+/// Runs the bot until it is stopped (Ctrl-C or SIGTERM), then folds the database's log into
+/// its file.
+pub async fn run(service: Arc<Service>, connection: Connection) -> Result<(), String> {
+    let http = http(&connection);
+    run_with(service, http, connection.guild, stop_signal()).await
+}
+
+/// Ctrl-C, or SIGTERM where there is one.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(term) => term,
+                Err(_) => {
+                    let _ = tokio::signal::ctrl_c().await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// How many times a start-up request is tried when Discord fails for a moment.
+const START_ATTEMPTS: u32 = 5;
+
+/// Runs the bot on `http` until `stop` completes or the gateway gives up.
+///
+/// Start-up reads the application and registers the slash commands (in `guild`, or globally)
+/// before connecting, retrying passing failures a few times; if it still fails, or Discord
+/// refuses (a bad token, invalid commands), this returns the reason at once rather than
+/// connecting a bot that cannot answer. The outbox courier and the clock then run beside the
+/// gateway, so posts go out even while the gateway reconnects.
+pub async fn run_with(
+    service: Arc<Service>,
+    http: serenity::Http,
+    guild: Option<u64>,
+    stop: impl std::future::Future<Output = ()> + Send,
+) -> Result<(), String> {
+    let application = at_start("read the bot's application", || {
+        http.get_current_application_info()
+    })
+    .await?;
+    http.set_application_id(application.id);
+    let definitions = poise::builtins::create_application_commands(&commands());
+    match guild {
+        Some(g) => {
+            let g = serenity::GuildId::new(g);
+            at_start("register the commands in the server", || {
+                http.create_guild_commands(g, &definitions)
+            })
+            .await?
+        }
+        None => {
+            at_start("register the commands", || {
+                http.create_global_commands(&definitions)
+            })
+            .await?
+        }
+    };
+    tracing::info!(
+        commands = definitions.len(),
+        guild = guild.map(|g| g.to_string()),
+        "commands registered"
+    );
+
+    let setup_service = service.clone();
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands: commands(),
             event_handler: |ctx, event, _framework, data| Box::pin(on_event(ctx, event, data)),
             on_error: |error| Box::pin(on_error(error)),
+            // The application was read above; poise need not read it again on every READY.
+            initialize_owners: false,
             ..Default::default()
         })
-        .setup(move |ctx, ready, framework| {
+        .setup(move |_ctx, ready, _framework| {
             Box::pin(async move {
-                match guild {
-                    Some(g) => {
-                        poise::builtins::register_in_guild(ctx, &framework.options().commands, serenity::GuildId::new(g))
-                            .await?
-                    }
-                    None => poise::builtins::register_globally(ctx, &framework.options().commands).await?,
-                }
-                tracing::info!(user = %ready.user.name, "connected to Discord; commands registered");
-                spawn_workers(framework_service.clone(), ctx.http.clone());
-                Ok(Data { service: framework_service })
+                tracing::info!(user = %ready.user.name, "connected to Discord");
+                Ok(Data {
+                    service: setup_service,
+                })
             })
         })
         .build();
-    let mut client = serenity::ClientBuilder::new(token, intents)
+    let intents = serenity::GatewayIntents::non_privileged();
+    let mut client = serenity::ClientBuilder::new_with_http(http, intents)
         .framework(framework)
         .await
         .map_err(|e| format!("could not start the Discord client: {e}"))?;
-    client
-        .start()
-        .await
-        .map_err(|e| format!("Discord client stopped: {e}"))
+    let workers = Workers::spawn(service.clone(), client.http.clone());
+    let shards = client.shard_manager.clone();
+    let result = tokio::select! {
+        result = client.start() => result.map_err(|e| format!("Discord client stopped: {e}")),
+        () = stop => {
+            shards.shutdown_all().await;
+            Ok(())
+        }
+    };
+    drop(workers);
+    if let Err(e) = service.store().checkpoint().await {
+        tracing::warn!("checkpoint at shutdown: {e}");
+    }
+    result
 }
 
-/// The outbox courier and the clock, both running for the life of the bot.
-fn spawn_workers(service: Arc<Service>, http: Arc<serenity::Http>) {
-    let courier = DiscordCourier { http };
-    let s = service.clone();
-    tokio::spawn(async move {
-        let ready = s.outbox_ready();
-        loop {
-            if let Err(e) = s.flush_outbox(&courier).await {
-                tracing::error!("outbox: {e}");
+/// Runs a start-up request, trying again after 1, 2, 4 ... seconds while Discord fails for a
+/// moment (a 5xx, a rate limit, no connection). A refusal (a bad token, invalid commands)
+/// fails at once.
+async fn at_start<T, F, Fut>(what: &str, mut call: F) -> Result<T, String>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = serenity::Result<T>>,
+{
+    let mut pause = Duration::from_secs(1);
+    let mut attempt = 1;
+    loop {
+        match call().await {
+            Ok(value) => return Ok(value),
+            Err(e) if attempt < START_ATTEMPTS && passing(&e) => {
+                tracing::warn!(attempt, "could not {what}, trying again: {e}");
+                tokio::time::sleep(pause).await;
+                pause *= 2;
+                attempt += 1;
             }
-            tokio::select! {
-                _ = ready.notified() => {}
-                _ = tokio::time::sleep(Duration::from_secs(30)) => {}
-            }
+            Err(e) => return Err(format!("could not {what}: {e}")),
         }
-    });
-    tokio::spawn(async move {
-        loop {
-            match service.tick().await {
-                Ok(n) if n > 0 => tracing::info!(games = n, "clocks handled"),
-                Ok(_) => {}
-                Err(e) => tracing::error!("clock: {e}"),
-            }
-            let wait = service
-                .next_clock_event()
-                .await
-                .ok()
-                .flatten()
-                .unwrap_or(60)
-                .clamp(1, 60);
-            tokio::time::sleep(Duration::from_secs(wait as u64)).await;
+    }
+}
+
+/// Whether a failed request may succeed if tried again: rate limits, Discord's own errors and
+/// lost connections; not refusals.
+fn passing(error: &serenity::Error) -> bool {
+    match error {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)) => {
+            let status = response.status_code.as_u16();
+            status == 429 || status >= 500
         }
-    });
+        serenity::Error::Http(serenity::HttpError::Request(_)) => true,
+        serenity::Error::Http(_) => false,
+        _ => true,
+    }
+}
+
+/// Discord's error code for "cannot send messages to this user".
+const DIRECT_MESSAGES_CLOSED: isize = 50007;
+/// Discord's error code for "a thread has already been created for this message".
+const THREAD_ALREADY_STARTED: isize = 160004;
+
+/// The Discord error code of a failed request, if Discord gave one.
+fn discord_code(error: &serenity::Error) -> Option<isize> {
+    match error {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)) => {
+            Some(response.error.code)
+        }
+        _ => None,
+    }
+}
+
+/// What a failed post means for the outbox.
+fn delivery_error(what: &str, error: serenity::Error) -> DeliveryError {
+    if discord_code(&error) == Some(DIRECT_MESSAGES_CLOSED) {
+        return DeliveryError::DirectMessagesClosed;
+    }
+    if passing(&error) {
+        DeliveryError::retry(format!("{what}: {error}"))
+    } else {
+        DeliveryError::Rejected(format!("{what}: {error}"))
+    }
+}
+
+/// The outbox courier and the clock, running beside the gateway; stopped when dropped.
+struct Workers(Vec<tokio::task::JoinHandle<()>>);
+
+impl Drop for Workers {
+    fn drop(&mut self) {
+        for task in &self.0 {
+            task.abort();
+        }
+    }
+}
+
+/// How often the database's log is folded into its file while the bot runs.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
+
+impl Workers {
+    fn spawn(service: Arc<Service>, http: Arc<serenity::Http>) -> Workers {
+        let courier = DiscordCourier { http };
+        let s = service.clone();
+        let outbox = tokio::spawn(async move {
+            let ready = s.outbox_ready();
+            loop {
+                if let Err(e) = s.flush_outbox(&courier).await {
+                    tracing::error!("outbox: {e}");
+                }
+                let wait = match s.next_delivery_in().await {
+                    Ok(Some(seconds)) => Duration::from_secs(seconds.clamp(1, 30) as u64),
+                    _ => Duration::from_secs(30),
+                };
+                tokio::select! {
+                    _ = ready.notified() => {}
+                    _ = tokio::time::sleep(wait) => {}
+                }
+            }
+        });
+        let clock = tokio::spawn(async move {
+            let mut last_checkpoint = tokio::time::Instant::now();
+            loop {
+                match service.tick().await {
+                    Ok(n) if n > 0 => tracing::info!(games = n, "clocks handled"),
+                    Ok(_) => {}
+                    Err(e) => tracing::error!("clock: {e}"),
+                }
+                if last_checkpoint.elapsed() >= CHECKPOINT_EVERY {
+                    if let Err(e) = service.store().checkpoint().await {
+                        tracing::warn!("checkpoint: {e}");
+                    }
+                    last_checkpoint = tokio::time::Instant::now();
+                }
+                let wait = service
+                    .next_clock_event()
+                    .await
+                    .ok()
+                    .flatten()
+                    .unwrap_or(60)
+                    .clamp(1, 60);
+                tokio::time::sleep(Duration::from_secs(wait as u64)).await;
+            }
+        });
+        Workers(vec![outbox, clock])
+    }
 }
 
 fn user_of(author: &serenity::User) -> User {
@@ -215,7 +418,41 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     }
 }
 
-/// Button presses, wherever and whenever their message was posted.
+/// What a pressed button or a chosen menu option stands for.
+enum Control {
+    Button(Button),
+    /// A private choice from a game's select menu.
+    Secret {
+        game: GameId,
+        choice: String,
+    },
+    /// A control this bot does not (or no longer) knows.
+    Unknown,
+}
+
+fn control_of(data: &serenity::ComponentInteractionData) -> Control {
+    if let Some(button) = Button::from_custom_id(&data.custom_id) {
+        return Control::Button(button);
+    }
+    if let (Some(game), serenity::ComponentInteractionDataKind::StringSelect { values }) =
+        (model::game_of_secret_menu(&data.custom_id), &data.kind)
+    {
+        if let Some(choice) = values.first() {
+            return Control::Secret {
+                game,
+                choice: choice.clone(),
+            };
+        }
+    }
+    Control::Unknown
+}
+
+/// What a press of an unknown control is told.
+pub const UNKNOWN_CONTROL: &str =
+    "That control is no longer in use. /games lists your games and /help what you can do.";
+
+/// Button presses and menu choices, wherever and whenever their message was posted. Each is
+/// acknowledged at once (privately), then answered by a private follow-up.
 async fn on_event(
     ctx: &serenity::Context,
     event: &serenity::FullEvent,
@@ -227,15 +464,23 @@ async fn on_event(
     let Some(component) = interaction.as_message_component() else {
         return Ok(());
     };
-    let Some(button) = Button::from_custom_id(&component.data.custom_id) else {
-        return Ok(());
-    };
     let defer =
         CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
     component.create_response(ctx, defer).await?;
     let user = user_of(&component.user);
-    let place = Place::Channel(component.channel_id.to_string());
-    let reply = answer(data.service.press(&user, &place, button).await);
+    let place = match component.guild_id {
+        Some(_) => Place::Channel(component.channel_id.to_string()),
+        None => Place::DirectMessage,
+    };
+    let reply = match control_of(&component.data) {
+        Control::Button(button) => answer(data.service.press(&user, &place, button).await),
+        Control::Secret { game, choice } => answer(
+            data.service
+                .secret(&user, &place, Some(game), &choice)
+                .await,
+        ),
+        Control::Unknown => Reply::text(UNKNOWN_CONTROL),
+    };
     let mut followup = CreateInteractionResponseFollowup::new()
         .content(discord_text(&data.service, &reply.text).await)
         .ephemeral(true);
@@ -252,116 +497,178 @@ struct DiscordCourier {
 }
 
 impl DiscordCourier {
-    /// The game's thread, made in its channel the first time something is posted there.
+    /// The game's thread: the one started from its announcement, or (for a game whose
+    /// announcement could not be posted) one made on its own in the game's channel.
     async fn thread(&self, service: &Service, game: GameId) -> Result<ChannelId, DeliveryError> {
-        let row = service
-            .store()
-            .game(game)
-            .await
-            .map_err(|e| DeliveryError::Retry(e.to_string()))?
-            .ok_or_else(|| DeliveryError::Retry(format!("game {game} is gone")))?;
+        let row = game_row(service, game).await?;
         if let Some(id) = row.thread.as_deref().and_then(|t| t.parse::<u64>().ok()) {
             return Ok(ChannelId::new(id));
         }
-        let channel = row
-            .channel
-            .parse::<u64>()
-            .map(ChannelId::new)
-            .map_err(|_| DeliveryError::Retry(format!("game {game} has no Discord channel")))?;
-        let name = format!(
-            "Game {game} · {}",
-            registry::variant(&row.variant)
-                .map(|v| v.info().name)
-                .unwrap_or("game")
-        );
+        let channel = discord_channel(&row.channel)?;
         let thread = channel
             .create_thread(
                 &self.http,
-                CreateThread::new(name)
-                    .kind(ChannelType::PublicThread)
-                    .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
+                thread_builder(game, &row.variant).kind(ChannelType::PublicThread),
             )
             .await
-            .map_err(|e| {
-                DeliveryError::Retry(format!("could not make the thread of game {game}: {e}"))
-            })?;
-        service
-            .store()
-            .set_thread(game, &thread.id.to_string())
-            .await
-            .map_err(|e| DeliveryError::Retry(e.to_string()))?;
+            .map_err(|e| delivery_error(&format!("making the thread of game {game}"), e))?;
+        remember_thread(service, game, thread.id).await?;
         Ok(thread.id)
     }
+
+    /// Starts the game's thread from its announcement `message`. Delivered again after a crash,
+    /// the announcement is the same message (its nonce), Discord refuses a second thread on it,
+    /// and the thread it already has shares the message's id.
+    async fn start_thread(
+        &self,
+        service: &Service,
+        game: GameId,
+        channel: ChannelId,
+        message: serenity::MessageId,
+    ) -> Result<(), DeliveryError> {
+        let row = game_row(service, game).await?;
+        if row.thread.is_some() {
+            return Ok(());
+        }
+        let thread = match channel
+            .create_thread_from_message(&self.http, message, thread_builder(game, &row.variant))
+            .await
+        {
+            Ok(thread) => thread.id,
+            Err(e) if discord_code(&e) == Some(THREAD_ALREADY_STARTED) => {
+                ChannelId::new(message.get())
+            }
+            Err(e) => {
+                return Err(delivery_error(
+                    &format!("starting the thread of game {game}"),
+                    e,
+                ))
+            }
+        };
+        remember_thread(service, game, thread).await
+    }
+}
+
+async fn game_row(service: &Service, game: GameId) -> Result<crate::store::GameRow, DeliveryError> {
+    service
+        .store()
+        .game(game)
+        .await
+        .map_err(|e| DeliveryError::retry(e.to_string()))?
+        .ok_or_else(|| DeliveryError::Rejected(format!("game {game} is gone")))
+}
+
+fn discord_channel(id: &str) -> Result<ChannelId, DeliveryError> {
+    id.parse::<u64>()
+        .ok()
+        .filter(|&n| n != 0)
+        .map(ChannelId::new)
+        .ok_or_else(|| DeliveryError::Rejected(format!("'{id}' is not a Discord channel")))
+}
+
+fn thread_builder(game: GameId, variant: &str) -> CreateThread<'static> {
+    let name = format!(
+        "Game {game} · {}",
+        registry::variant(variant)
+            .map(|v| v.info().name)
+            .unwrap_or("game")
+    );
+    CreateThread::new(name).auto_archive_duration(serenity::AutoArchiveDuration::OneWeek)
+}
+
+async fn remember_thread(
+    service: &Service,
+    game: GameId,
+    thread: ChannelId,
+) -> Result<(), DeliveryError> {
+    service
+        .store()
+        .set_thread(game, &thread.to_string())
+        .await
+        .map_err(|e| DeliveryError::retry(e.to_string()))
 }
 
 impl Deliver for DiscordCourier {
     async fn deliver(&self, service: &Service, item: &Pending) -> Result<(), DeliveryError> {
         let post = &item.post;
-        let channel =
-            match &post.target {
-                Target::Channel(c) => ChannelId::new(c.parse().map_err(|_| {
-                    DeliveryError::Retry(format!("'{c}' is not a Discord channel"))
-                })?),
-                Target::GameThread(g) => self.thread(service, *g).await?,
-                Target::Direct(u) => {
-                    let user = UserId::new(u.parse().map_err(|_| {
-                        DeliveryError::Retry(format!("'{u}' is not a Discord user"))
-                    })?);
-                    user.create_dm_channel(&self.http)
-                        .await
-                        .map_err(|_| DeliveryError::DirectMessagesClosed)?
-                        .id
-                }
-            };
-        let mut message = CreateMessage::new().content(discord_text(service, &post.text).await);
+        let channel = match &post.target {
+            Target::Channel(c) => discord_channel(c)?,
+            Target::GameThread(g) => self.thread(service, *g).await?,
+            Target::Direct(u) => {
+                let user = u
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&n| n != 0)
+                    .map(UserId::new)
+                    .ok_or_else(|| {
+                        DeliveryError::Rejected(format!("'{u}' is not a Discord user"))
+                    })?;
+                user.create_dm_channel(&self.http)
+                    .await
+                    .map_err(|e| delivery_error("opening a direct message", e))?
+                    .id
+            }
+        };
+        // The nonce makes a repeated delivery (after a crash between posting and marking it
+        // delivered) return the message already posted instead of posting it twice.
+        let mut message = CreateMessage::new()
+            .content(discord_text(service, &post.text).await)
+            .nonce(serenity::Nonce::String(format!("rookery-{}", item.id)))
+            .enforce_nonce(true);
         if let Some(png) = &post.image {
             message = message.add_file(CreateAttachment::bytes(png.clone(), "board.png"));
         }
-        let mut rows = Vec::new();
-        if let (false, Some(game)) = (post.choices.is_empty(), item.game) {
-            let options = post
-                .choices
-                .iter()
-                .take(25)
-                .map(|c| serenity::CreateSelectMenuOption::new(c.clone(), c.clone()))
-                .collect();
-            let menu = serenity::CreateSelectMenu::new(
-                model::secret_menu_id(game),
-                serenity::CreateSelectMenuKind::String { options },
-            )
-            .placeholder("Make your secret choice");
-            rows.push(CreateActionRow::SelectMenu(menu));
-        }
-        if !post.buttons.is_empty() {
-            let buttons = post
-                .buttons
-                .iter()
-                .map(|b| {
-                    let style = match b.action {
-                        ButtonAction::Join | ButtonAction::Start => ButtonStyle::Primary,
-                        ButtonAction::Resign => ButtonStyle::Danger,
-                        ButtonAction::Draw => ButtonStyle::Secondary,
-                    };
-                    CreateButton::new(b.custom_id())
-                        .label(b.action.label())
-                        .style(style)
-                })
-                .collect();
-            rows.push(CreateActionRow::Buttons(buttons));
-        }
+        let rows = components(item);
         if !rows.is_empty() {
             message = message.components(rows);
         }
-        match channel.send_message(&self.http, message).await {
-            Ok(_) => Ok(()),
-            Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)))
-                if response.error.code == 50007 =>
-            {
-                Err(DeliveryError::DirectMessagesClosed)
-            }
-            Err(e) => Err(DeliveryError::Retry(e.to_string())),
+        let sent = channel
+            .send_message(&self.http, message)
+            .await
+            .map_err(|e| delivery_error("posting", e))?;
+        if let (true, Some(game)) = (post.thread_anchor, item.game) {
+            self.start_thread(service, game, channel, sent.id).await?;
         }
+        Ok(())
     }
+}
+
+/// A post's select menu (a private choice) and buttons.
+fn components(item: &Pending) -> Vec<CreateActionRow> {
+    let post = &item.post;
+    let mut rows = Vec::new();
+    if let (false, Some(game)) = (post.choices.is_empty(), item.game) {
+        let options = post
+            .choices
+            .iter()
+            .take(25)
+            .map(|c| serenity::CreateSelectMenuOption::new(c.clone(), c.clone()))
+            .collect();
+        let menu = serenity::CreateSelectMenu::new(
+            model::secret_menu_id(game),
+            serenity::CreateSelectMenuKind::String { options },
+        )
+        .placeholder("Make your secret choice");
+        rows.push(CreateActionRow::SelectMenu(menu));
+    }
+    if !post.buttons.is_empty() {
+        let buttons = post
+            .buttons
+            .iter()
+            .map(|b| {
+                let style = match b.action {
+                    ButtonAction::Join | ButtonAction::Start => ButtonStyle::Primary,
+                    ButtonAction::Resign => ButtonStyle::Danger,
+                    ButtonAction::Draw => ButtonStyle::Secondary,
+                };
+                CreateButton::new(b.custom_id())
+                    .label(b.action.label())
+                    .style(style)
+            })
+            .collect();
+        rows.push(CreateActionRow::Buttons(buttons));
+    }
+    rows
 }
 
 // ---- the slash commands: options in, a Command out ---------------------------------------------

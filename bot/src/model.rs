@@ -167,6 +167,9 @@ pub struct Post {
     pub buttons: Vec<Button>,
     /// The options of a private choice, offered as a select menu (at most 25).
     pub choices: Vec<String>,
+    /// The game's thread is started from this post (its announcement in the channel), so a
+    /// frontend that delivers it twice after a crash finds the same thread.
+    pub thread_anchor: bool,
 }
 
 impl Post {
@@ -177,7 +180,12 @@ impl Post {
             image: None,
             buttons: Vec::new(),
             choices: Vec::new(),
+            thread_anchor: false,
         }
+    }
+    pub fn anchoring_thread(mut self) -> Post {
+        self.thread_anchor = true;
+        self
     }
     pub fn with_image(mut self, png: Vec<u8>) -> Post {
         self.image = Some(png);
@@ -199,6 +207,10 @@ pub struct Pending {
     pub id: i64,
     pub game: Option<GameId>,
     pub post: Post,
+    /// Not to be tried before this time (Unix seconds), after a failed attempt.
+    pub not_before: i64,
+    /// Failed attempts so far.
+    pub attempts: i64,
 }
 
 /// The answer to whoever gave a command, shown only to them.

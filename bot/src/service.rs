@@ -107,9 +107,30 @@ pub enum DeliveryError {
     /// The user does not accept direct messages.
     #[error("direct messages closed")]
     DirectMessagesClosed,
-    /// Worth trying again later.
+    /// Worth trying again later: after `after` seconds when the platform said how long
+    /// (a rate limit), otherwise after a growing pause.
+    #[error("{why}")]
+    Retry { why: String, after: Option<i64> },
+    /// Refused for good (the channel is gone, the bot may not post there): set aside with the
+    /// reason, so one dead channel cannot hold up every other post.
     #[error("{0}")]
-    Retry(String),
+    Rejected(String),
+}
+
+impl DeliveryError {
+    /// A failure worth retrying after the usual pause.
+    pub fn retry(why: impl Into<String>) -> DeliveryError {
+        DeliveryError::Retry {
+            why: why.into(),
+            after: None,
+        }
+    }
+}
+
+/// The pause before the next attempt at a post that failed `attempts` times: 2, 4, 8 ...
+/// seconds, at most 512. A post is never given up for a passing failure.
+fn backoff(attempts: i64) -> i64 {
+    1i64 << attempts.clamp(1, 10).min(9) as u32
 }
 
 /// A frontend's way of posting.
@@ -487,7 +508,8 @@ impl Service {
                     user.id, info.name
                 ),
             )
-            .with_buttons(vec![Button { action: ButtonAction::Join, game: id }]),
+            .with_buttons(vec![Button { action: ButtonAction::Join, game: id }])
+            .anchoring_thread(),
             Post::new(
                 Target::GameThread(id),
                 format!(
@@ -1430,58 +1452,65 @@ impl Service {
             if batch.is_empty() {
                 return Ok(sent);
             }
-            let mut progressed = false;
-            for item in batch {
-                match frontend.deliver(self, &item).await {
+            for item in &batch {
+                // Keep order: nothing overtakes a post that is waiting to be tried again.
+                if item.not_before > self.now() {
+                    return Ok(sent);
+                }
+                match frontend.deliver(self, item).await {
                     Ok(()) => {
                         self.store.mark_delivered(item.id, self.now()).await?;
                         sent += 1;
-                        progressed = true;
                     }
                     Err(DeliveryError::DirectMessagesClosed) => {
-                        let Target::Direct(user) = &item.post.target else {
-                            self.store.mark_delivered(item.id, self.now()).await?;
-                            continue;
-                        };
-                        self.store
-                            .keep_in_inbox(user, item.game, &item.post, self.now())
-                            .await?;
-                        if let Some(game) = item.game {
-                            let notice = Post::new(
-                                Target::GameThread(game),
-                                format!(
-                                    "{{@{user}}}, I could not send you a direct message (are your DMs closed?). \
-                                     Use /inbox to read it privately."
-                                ),
-                            );
-                            let mut tx = self.store.begin().await?;
-                            Store::push_post(&mut tx, Some(game), &notice, self.now()).await?;
-                            tx.commit().await?;
-                        }
-                        self.store.mark_delivered(item.id, self.now()).await?;
-                        progressed = true;
+                        self.direct_messages_closed(item).await?;
                     }
-                    Err(DeliveryError::Retry(why)) => {
-                        let attempts = self.store.mark_attempt(item.id).await?;
-                        tracing::warn!(post = item.id, attempts, "delivery failed: {why}");
-                        if attempts >= 5 {
-                            tracing::error!(
-                                post = item.id,
-                                "giving up on a post after {attempts} attempts"
-                            );
-                            self.store.mark_delivered(item.id, self.now()).await?;
-                            progressed = true;
-                        } else {
-                            // Keep order: stop here and try again on the next flush.
-                            return Ok(sent);
-                        }
+                    Err(DeliveryError::Retry { why, after }) => {
+                        let wait = after.unwrap_or_else(|| backoff(item.attempts + 1)).max(1);
+                        let attempts = self.store.mark_attempt(item.id, self.now() + wait).await?;
+                        tracing::warn!(post = item.id, attempts, wait, "delivery failed: {why}");
+                        return Ok(sent);
+                    }
+                    Err(DeliveryError::Rejected(why)) => {
+                        tracing::error!(post = item.id, "post refused for good: {why}");
+                        self.store.mark_failed(item.id, &why, self.now()).await?;
                     }
                 }
             }
-            if !progressed {
-                return Ok(sent);
+        }
+    }
+
+    /// A direct message that cannot be delivered is kept for `/inbox`, and the game's thread is
+    /// told so (without its content).
+    async fn direct_messages_closed(&self, item: &Pending) -> Result<(), ServiceError> {
+        if let Target::Direct(user) = &item.post.target {
+            self.store
+                .keep_in_inbox(user, item.game, &item.post, self.now())
+                .await?;
+            if let Some(game) = item.game {
+                let notice = Post::new(
+                    Target::GameThread(game),
+                    format!(
+                        "{{@{user}}}, I could not send you a direct message (are your DMs closed?). \
+                         Use /inbox to read it privately."
+                    ),
+                );
+                let mut tx = self.store.begin().await?;
+                Store::push_post(&mut tx, Some(game), &notice, self.now()).await?;
+                tx.commit().await?;
             }
         }
+        self.store.mark_delivered(item.id, self.now()).await?;
+        Ok(())
+    }
+
+    /// Seconds until the outbox has a post due (0: now), if any waits.
+    pub async fn next_delivery_in(&self) -> Result<Option<i64>, ServiceError> {
+        Ok(self
+            .store
+            .next_delivery()
+            .await?
+            .map(|at| (at - self.now()).max(0)))
     }
 }
 

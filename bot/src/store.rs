@@ -104,8 +104,11 @@ impl Store {
         self.writer.begin().await
     }
 
-    /// Closes both pools (used by tests that simulate a crash and reopen the file).
+    /// Checkpoints the log into the file and closes both pools.
     pub async fn close(&self) {
+        if let Err(e) = self.checkpoint().await {
+            tracing::warn!("checkpoint on close: {e}");
+        }
         self.writer.close().await;
         self.reader.close().await;
     }
@@ -370,8 +373,9 @@ impl Store {
             Target::Direct(u) => ("dm", u.clone()),
         };
         sqlx::query(
-            "INSERT INTO outbox (game_id, target_kind, target, body, image, buttons, choices, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO outbox (game_id, target_kind, target, body, image, buttons, choices,
+                                 thread_anchor, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(game.map(|g| g.0))
         .bind(kind)
@@ -380,17 +384,19 @@ impl Store {
         .bind(&post.image)
         .bind(serde_json::to_string(&post.buttons).unwrap_or_else(|_| "[]".into()))
         .bind(serde_json::to_string(&post.choices).unwrap_or_else(|_| "[]".into()))
+        .bind(post.thread_anchor)
         .bind(now)
         .execute(&mut *tx)
         .await?;
         Ok(())
     }
 
-    /// Undelivered posts, oldest first.
+    /// Undelivered posts, oldest first, whether or not their time has come.
     pub async fn pending(&self, limit: i64) -> Result<Vec<Pending>, DbError> {
         let rows = sqlx::query(
-            "SELECT id, game_id, target_kind, target, body, image, buttons, choices FROM outbox
-             WHERE delivered_at IS NULL ORDER BY id LIMIT ?",
+            "SELECT id, game_id, target_kind, target, body, image, buttons, choices, thread_anchor,
+                    not_before, attempts
+             FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT ?",
         )
         .bind(limit)
         .fetch_all(&self.reader)
@@ -418,7 +424,10 @@ impl Store {
                         image: r.get(5),
                         buttons,
                         choices,
+                        thread_anchor: r.get(8),
                     },
+                    not_before: r.get(9),
+                    attempts: r.get(10),
                 })
             })
             .collect())
@@ -433,14 +442,56 @@ impl Store {
         Ok(())
     }
 
-    pub async fn mark_attempt(&self, id: i64) -> Result<i64, DbError> {
+    /// Counts a failed attempt and sets when the next may be made.
+    pub async fn mark_attempt(&self, id: i64, not_before: i64) -> Result<i64, DbError> {
         let row = sqlx::query(
-            "UPDATE outbox SET attempts = attempts + 1 WHERE id = ? RETURNING attempts",
+            "UPDATE outbox SET attempts = attempts + 1, not_before = ? WHERE id = ? RETURNING attempts",
         )
+        .bind(not_before)
         .bind(id)
         .fetch_one(&self.writer)
         .await?;
         Ok(row.get(0))
+    }
+
+    /// Sets a post aside for good, keeping why it could not be delivered.
+    pub async fn mark_failed(&self, id: i64, why: &str, now: i64) -> Result<(), DbError> {
+        sqlx::query("UPDATE outbox SET delivered_at = ?, failure = ? WHERE id = ?")
+            .bind(now)
+            .bind(why)
+            .bind(id)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
+    /// When the oldest undelivered post may next be tried (0: now), if any waits.
+    pub async fn next_delivery(&self) -> Result<Option<i64>, DbError> {
+        let row = sqlx::query(
+            "SELECT not_before FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT 1",
+        )
+        .fetch_optional(&self.reader)
+        .await?;
+        Ok(row.map(|r| r.get(0)))
+    }
+
+    /// Folds the write-ahead log into the database file, so the `.db` file alone holds every
+    /// game (an admin copying it copies everything) and the log does not grow without bound.
+    pub async fn checkpoint(&self) -> Result<(), DbError> {
+        sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
+    /// Writes a consistent copy of the whole database to `path` (SQLite's `VACUUM INTO`), safe
+    /// while the bot runs.
+    pub async fn backup(&self, path: &Path) -> Result<(), DbError> {
+        sqlx::query("VACUUM INTO ?")
+            .bind(path.display().to_string())
+            .execute(&self.writer)
+            .await?;
+        Ok(())
     }
 
     // ---- the inbox of undeliverable direct messages -------------------------------------------

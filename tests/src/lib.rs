@@ -284,3 +284,5 @@ pub fn parse_duration(text: &str) -> i64 {
         _ => panic!("bad duration unit in {text}"),
     }
 }
+
+pub mod fake_discord;

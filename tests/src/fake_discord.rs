@@ -1,0 +1,1275 @@
+//! A fake Discord on 127.0.0.1 that the real bot code talks to, unchanged: REST under
+//! `/api/v10` on plain HTTP and the gateway websocket on the same port.
+//!
+//! It keeps what a test needs to judge the bot as a user would: the messages in every channel
+//! (with their attachments and components), the threads, the DM channels, the commands
+//! registered, and every interaction with its answers and how long each took. Every request is
+//! recorded. A fault queue makes any endpoint answer 50007 (closed DMs), 429, 500 or hang, and
+//! the gateway can drop the connection, ask for a reconnect (op 7) or invalidate the session
+//! (op 9).
+//!
+//! Everything the fake sends (gateway events and REST bodies) is first parsed with serenity's
+//! own model types, so the fake cannot drift from the shapes serenity accepts from Discord.
+//!
+//! Modelled after Discord's documented behaviour: a message sent with `enforce_nonce` and a
+//! nonce already used in that channel returns the first message instead of posting again; a
+//! thread started from a message has the message's id, and a second one on the same message is
+//! refused with 160004; each interaction accepts exactly one initial callback (40060 after).
+
+use std::collections::{HashMap, HashSet};
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::body::Bytes;
+use axum::extract::ws::{Message as WsMessage, WebSocket, WebSocketUpgrade};
+use axum::extract::{FromRequest, Request, State};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use bot::discord::serenity;
+use serde_json::{json, Value};
+use tokio::sync::{mpsc, Notify};
+
+/// The bot's application and user id.
+pub const APPLICATION: u64 = 900_000_000_000_000_001;
+/// The test server.
+pub const GUILD: u64 = 900_000_000_000_000_002;
+/// The server's text channel where games are opened.
+pub const LOBBY: u64 = 900_000_000_000_000_003;
+
+/// The channel id given to follow-up messages (the fake does not keep them as channel posts).
+const FOLLOWUP_CHANNEL: u64 = 1;
+
+/// One request as the fake received it.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub method: String,
+    /// The path below `/api/v10`, without the query.
+    pub path: String,
+    pub json: Option<Value>,
+    /// Multipart parts: name, file name, bytes.
+    pub parts: Vec<Part>,
+    pub at: Instant,
+}
+
+/// A part of a multipart request.
+#[derive(Clone, Debug)]
+pub struct Part {
+    pub name: String,
+    pub filename: Option<String>,
+    pub bytes: Vec<u8>,
+}
+
+/// A message posted in a channel.
+#[derive(Clone, Debug)]
+pub struct Posted {
+    pub id: u64,
+    pub channel: u64,
+    pub content: String,
+    pub nonce: Option<String>,
+    /// PNG attachments' bytes.
+    pub images: Vec<Vec<u8>>,
+    /// The message's components as sent (action rows).
+    pub components: Value,
+}
+
+impl Posted {
+    /// The custom ids of every component.
+    pub fn custom_ids(&self) -> Vec<String> {
+        let mut ids = Vec::new();
+        for row in self.components.as_array().into_iter().flatten() {
+            for c in row["components"].as_array().into_iter().flatten() {
+                if let Some(id) = c["custom_id"].as_str() {
+                    ids.push(id.to_string());
+                }
+            }
+        }
+        ids
+    }
+    /// The options offered by the message's select menu, if it has one.
+    pub fn menu_options(&self) -> Vec<String> {
+        let mut options = Vec::new();
+        for row in self.components.as_array().into_iter().flatten() {
+            for c in row["components"].as_array().into_iter().flatten() {
+                for o in c["options"].as_array().into_iter().flatten() {
+                    if let Some(v) = o["value"].as_str() {
+                        options.push(v.to_string());
+                    }
+                }
+            }
+        }
+        options
+    }
+}
+
+/// A kind of channel the fake knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChannelKind {
+    Text,
+    Thread { parent: u64 },
+    Direct { user: u64 },
+}
+
+/// An interaction the fake sent, and how the bot answered it.
+#[derive(Clone, Debug)]
+pub struct Interaction {
+    pub id: u64,
+    pub token: String,
+    pub kind: u8,
+    pub sent: Instant,
+    /// Initial callbacks: the response type and when it came. Exactly one is right.
+    pub callbacks: Vec<(u64, Instant, Value)>,
+    /// Follow-up messages (content, ephemeral).
+    pub followups: Vec<(String, bool)>,
+}
+
+impl Interaction {
+    /// Every text the user was shown: the callback's content and follow-ups.
+    pub fn texts(&self) -> Vec<String> {
+        let mut texts: Vec<String> = self
+            .callbacks
+            .iter()
+            .filter_map(|(_, _, d)| d["data"]["content"].as_str().map(str::to_string))
+            .collect();
+        texts.extend(self.followups.iter().map(|(t, _)| t.clone()));
+        texts
+    }
+}
+
+/// A way to fail a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// 403 with code 50007: "Cannot send messages to this user".
+    DirectMessagesClosed,
+    /// 429 with `retry-after`.
+    RateLimited { retry_after: u64 },
+    /// 500.
+    ServerError,
+    /// 400 with code 50035 (invalid form body).
+    Invalid,
+    /// Never answer (the bot's request times out or waits).
+    Hang,
+}
+
+/// A user of the fake server.
+#[derive(Clone, Debug)]
+pub struct Person {
+    pub id: u64,
+    pub name: String,
+}
+
+/// What the gateway is told to do to the connected bot.
+enum GatewayOrder {
+    Send(Value),
+    /// Close the TCP connection without a close frame.
+    Drop,
+    /// Close with this code.
+    Close(u16),
+}
+
+struct Session {
+    id: String,
+    /// Every dispatch of this session, with its sequence number.
+    log: Vec<(u64, Value)>,
+}
+
+#[derive(Default)]
+struct World {
+    requests: Vec<Recorded>,
+    faults: Vec<(Method, String, Fault)>,
+    next_id: u64,
+    channels: HashMap<u64, ChannelKind>,
+    messages: Vec<Posted>,
+    nonces: HashMap<(u64, String), u64>,
+    threaded_messages: HashSet<u64>,
+    interactions: Vec<Interaction>,
+    global_commands: Vec<Value>,
+    guild_commands: Vec<Value>,
+    registrations: usize,
+    users: HashMap<u64, String>,
+    session: Option<Session>,
+    identifies: usize,
+    resumes: usize,
+    heartbeats: usize,
+    connection: Option<mpsc::UnboundedSender<GatewayOrder>>,
+    connections: usize,
+    /// Events dispatched while no connection was up, for the next RESUME or READY.
+    buffered: Vec<Value>,
+}
+
+struct Shared {
+    world: Mutex<World>,
+    changed: Notify,
+    addr: SocketAddr,
+    heartbeat_ms: u64,
+}
+
+/// The fake Discord server. Dropping it stops it.
+pub struct FakeDiscord {
+    shared: Arc<Shared>,
+    server: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for FakeDiscord {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}
+
+/// Parses `value` as serenity's `T`, or panics naming what did not fit: the fake must only
+/// send what serenity accepts from Discord.
+fn checked<T: serde::de::DeserializeOwned>(what: &str, value: Value) -> Value {
+    if let Err(e) = serde_json::from_value::<T>(value.clone()) {
+        panic!("the fake built a {what} serenity cannot read: {e}\n{value:#}");
+    }
+    value
+}
+
+fn snowflake_time() -> String {
+    "2026-11-23T12:00:00.000000+00:00".to_string()
+}
+
+fn user_json(id: u64, name: &str, bot: bool) -> Value {
+    json!({
+        "id": id.to_string(), "username": name, "global_name": name, "discriminator": "0",
+        "avatar": null, "bot": bot,
+    })
+}
+
+impl FakeDiscord {
+    /// Starts the fake on a free loopback port.
+    pub async fn start() -> FakeDiscord {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let mut world = World {
+            next_id: 1_000_000_000_000_000_000,
+            ..World::default()
+        };
+        world.channels.insert(LOBBY, ChannelKind::Text);
+        let shared = Arc::new(Shared {
+            world: Mutex::new(world),
+            changed: Notify::new(),
+            addr,
+            heartbeat_ms: 1_000,
+        });
+        let app = Router::new()
+            .route("/gateway", axum::routing::get(gateway))
+            .fallback(rest)
+            .with_state(shared.clone());
+        let server = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        FakeDiscord { shared, server }
+    }
+
+    /// The base URL for serenity's `HttpBuilder::proxy` (and `ROOKERY_DISCORD_API`).
+    pub fn url(&self) -> String {
+        format!("http://{}", self.shared.addr)
+    }
+
+    /// A member of the server.
+    pub fn person(&self, id: u64, name: &str) -> Person {
+        self.world().users.insert(id, name.to_string());
+        Person {
+            id,
+            name: name.to_string(),
+        }
+    }
+
+    fn world(&self) -> std::sync::MutexGuard<'_, World> {
+        self.shared.world.lock().unwrap()
+    }
+
+    /// Makes the next request matching `method` and `path` (`*` matches one segment) fail.
+    pub fn fail_next(&self, method: &str, path: &str, fault: Fault) {
+        let method = Method::from_bytes(method.as_bytes()).unwrap();
+        self.world().faults.push((method, path.to_string(), fault));
+    }
+
+    /// Every request so far.
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.world().requests.clone()
+    }
+
+    /// Every message posted so far, in order.
+    pub fn messages(&self) -> Vec<Posted> {
+        self.world().messages.clone()
+    }
+
+    /// The messages of one channel.
+    pub fn messages_in(&self, channel: u64) -> Vec<Posted> {
+        self.messages()
+            .into_iter()
+            .filter(|m| m.channel == channel)
+            .collect()
+    }
+
+    /// The kind of a channel, if the fake has it.
+    pub fn channel(&self, id: u64) -> Option<ChannelKind> {
+        self.world().channels.get(&id).copied()
+    }
+
+    /// Threads made in `parent`.
+    pub fn threads_of(&self, parent: u64) -> Vec<u64> {
+        let world = self.world();
+        let mut threads: Vec<u64> = world
+            .channels
+            .iter()
+            .filter(|(_, k)| **k == ChannelKind::Thread { parent })
+            .map(|(id, _)| *id)
+            .collect();
+        threads.sort();
+        threads
+    }
+
+    /// The DM channel with `user`, if the bot opened one.
+    pub fn dm_channel(&self, user: u64) -> Option<u64> {
+        self.world()
+            .channels
+            .iter()
+            .find(|(_, k)| **k == ChannelKind::Direct { user })
+            .map(|(id, _)| *id)
+    }
+
+    /// The messages sent to `user` by DM.
+    pub fn dms_to(&self, user: u64) -> Vec<Posted> {
+        match self.dm_channel(user) {
+            Some(channel) => self.messages_in(channel),
+            None => Vec::new(),
+        }
+    }
+
+    /// Commands registered: (global, in the guild), and how many registration calls came.
+    pub fn commands(&self) -> (Vec<Value>, Vec<Value>, usize) {
+        let world = self.world();
+        (
+            world.global_commands.clone(),
+            world.guild_commands.clone(),
+            world.registrations,
+        )
+    }
+
+    /// Gateway counts: (connections, IDENTIFYs, RESUMEs, heartbeats).
+    pub fn gateway_counts(&self) -> (usize, usize, usize, usize) {
+        let world = self.world();
+        (
+            world.connections,
+            world.identifies,
+            world.resumes,
+            world.heartbeats,
+        )
+    }
+
+    /// Every interaction sent so far.
+    pub fn interactions(&self) -> Vec<Interaction> {
+        self.world().interactions.clone()
+    }
+
+    /// The interaction with this id.
+    pub fn interaction(&self, id: u64) -> Option<Interaction> {
+        self.world()
+            .interactions
+            .iter()
+            .find(|i| i.id == id)
+            .cloned()
+    }
+
+    /// Waits (up to `limit`) until `check` holds of the fake's state; panics with `what` if
+    /// it never does.
+    pub async fn wait_until<T>(
+        &self,
+        what: &str,
+        limit: Duration,
+        mut check: impl FnMut(&FakeDiscord) -> Option<T>,
+    ) -> T {
+        let deadline = Instant::now() + limit;
+        loop {
+            let changed = self.shared.changed.notified();
+            if let Some(value) = check(self) {
+                return value;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                panic!("timed out waiting for {what}");
+            }
+            let _ = tokio::time::timeout(left.min(Duration::from_millis(200)), changed).await;
+        }
+    }
+
+    /// Waits until the bot is connected and identified (READY sent).
+    pub async fn wait_ready(&self) {
+        self.wait_until("the bot to connect", Duration::from_secs(20), |f| {
+            let w = f.world();
+            (w.connection.is_some() && w.session.is_some()).then_some(())
+        })
+        .await;
+    }
+
+    fn next_id(&self) -> u64 {
+        let mut world = self.world();
+        world.next_id += 1;
+        world.next_id
+    }
+
+    // ---- the gateway ------------------------------------------------------------------------
+
+    /// Dispatches an event (`t`, `d`) to the bot, parsed with serenity's types first. Sent now
+    /// if connected, otherwise kept for the next RESUME.
+    pub fn dispatch(&self, kind: &str, data: Value) {
+        let mut world = self.world();
+        let Some(session) = world.session.as_mut() else {
+            panic!("dispatch before the bot identified");
+        };
+        let seq = session.log.len() as u64 + 1;
+        let event = json!({"op": 0, "t": kind, "s": seq, "d": data});
+        let parsed: serenity::GatewayEvent = match serde_json::from_value(event.clone()) {
+            Ok(parsed) => parsed,
+            Err(e) => panic!("the fake built a {kind} serenity cannot read: {e}\n{event:#}"),
+        };
+        if let serenity::GatewayEvent::Dispatch(_, serenity::Event::Unknown(_)) = parsed {
+            panic!("serenity does not know the event {kind}");
+        }
+        session.log.push((seq, event.clone()));
+        let sent = world
+            .connection
+            .as_ref()
+            .is_some_and(|c| c.send(GatewayOrder::Send(event.clone())).is_ok());
+        if !sent {
+            world.buffered.push(event);
+        }
+    }
+
+    /// Drops the gateway connection without a close frame (a network failure).
+    pub fn drop_connection(&self) {
+        if let Some(c) = self.world().connection.take() {
+            let _ = c.send(GatewayOrder::Drop);
+        }
+    }
+
+    /// Closes the gateway connection with `code`.
+    pub fn close_connection(&self, code: u16) {
+        if let Some(c) = self.world().connection.take() {
+            let _ = c.send(GatewayOrder::Close(code));
+        }
+    }
+
+    /// Sends op 7: reconnect and resume.
+    pub fn request_reconnect(&self) {
+        self.send_op(json!({"op": 7, "d": null}));
+    }
+
+    /// Sends op 9: the session is invalid (`resumable` or not).
+    pub fn invalidate_session(&self, resumable: bool) {
+        if !resumable {
+            self.world().session = None;
+        }
+        self.send_op(json!({"op": 9, "d": resumable}));
+    }
+
+    fn send_op(&self, payload: Value) {
+        let _: serenity::GatewayEvent = serde_json::from_value(payload.clone()).unwrap();
+        if let Some(c) = self.world().connection.as_ref() {
+            let _ = c.send(GatewayOrder::Send(payload));
+        }
+    }
+
+    // ---- interactions a user makes ------------------------------------------------------------
+
+    fn new_interaction(&self, kind: u8) -> (u64, String) {
+        let id = self.next_id();
+        let token = format!("token-{id}");
+        self.world().interactions.push(Interaction {
+            id,
+            token: token.clone(),
+            kind,
+            sent: Instant::now(),
+            callbacks: Vec::new(),
+            followups: Vec::new(),
+        });
+        (id, token)
+    }
+
+    /// Where an interaction happens: a guild channel (or thread) with a member, or a DM.
+    fn place(&self, who: &Person, channel: u64) -> Value {
+        let kind = self.channel(channel);
+        match kind {
+            Some(ChannelKind::Direct { .. }) => json!({
+                "channel_id": channel.to_string(),
+                "channel": {"id": channel.to_string(), "type": 1},
+                "user": user_json(who.id, &who.name, false),
+                "context": 1,
+            }),
+            _ => json!({
+                "guild_id": GUILD.to_string(),
+                "channel_id": channel.to_string(),
+                "channel": {"id": channel.to_string(), "type": if matches!(kind, Some(ChannelKind::Thread { .. })) { 11 } else { 0 }},
+                "member": {
+                    "user": user_json(who.id, &who.name, false),
+                    "roles": [], "joined_at": snowflake_time(), "deaf": false, "mute": false,
+                    "flags": 0, "permissions": "2248473465835073",
+                },
+                "context": 0,
+            }),
+        }
+    }
+
+    fn interaction_json(&self, id: u64, token: &str, kind: u8, place: Value, data: Value) -> Value {
+        let mut event = json!({
+            "id": id.to_string(),
+            "application_id": APPLICATION.to_string(),
+            "type": kind,
+            "data": data,
+            "token": token,
+            "version": 1,
+            "locale": "en-GB",
+            "guild_locale": "en-GB",
+            "app_permissions": "2248473465835073",
+            "entitlements": [],
+            "attachment_size_limit": 10_485_760,
+            "authorizing_integration_owners": {"0": GUILD.to_string()},
+        });
+        for (k, v) in place.as_object().unwrap() {
+            event[k] = v.clone();
+        }
+        checked::<serenity::Interaction>("interaction", event)
+    }
+
+    /// `who` runs `/name` with `options` (name, value) in `channel`; returns the interaction id.
+    pub fn slash(&self, who: &Person, channel: u64, name: &str, options: &[(&str, Value)]) -> u64 {
+        let (id, token) = self.new_interaction(2);
+        let data = json!({
+            "id": self.command_id(name),
+            "name": name,
+            "type": 1,
+            "options": options.iter().map(|(n, v)| json!({
+                "name": n,
+                "type": option_type(v),
+                "value": v,
+            })).collect::<Vec<_>>(),
+        });
+        let event = self.interaction_json(id, &token, 2, self.place(who, channel), data);
+        self.dispatch("INTERACTION_CREATE", event);
+        id
+    }
+
+    /// `who` types `partial` into option `focused` of `/name` (other options as given).
+    pub fn autocomplete(
+        &self,
+        who: &Person,
+        channel: u64,
+        name: &str,
+        focused: &str,
+        partial: &str,
+        others: &[(&str, Value)],
+    ) -> u64 {
+        let (id, token) = self.new_interaction(4);
+        let mut options: Vec<Value> = others
+            .iter()
+            .map(|(n, v)| json!({"name": n, "type": option_type(v), "value": v}))
+            .collect();
+        options.push(json!({"name": focused, "type": 3, "value": partial, "focused": true}));
+        let data =
+            json!({"id": self.command_id(name), "name": name, "type": 1, "options": options});
+        let event = self.interaction_json(id, &token, 4, self.place(who, channel), data);
+        self.dispatch("INTERACTION_CREATE", event);
+        id
+    }
+
+    /// `who` presses the button `custom_id` on `message`.
+    pub fn press(&self, who: &Person, message: &Posted, custom_id: &str) -> u64 {
+        self.component(
+            who,
+            message,
+            json!({"custom_id": custom_id, "component_type": 2}),
+        )
+    }
+
+    /// `who` picks `value` in the select menu `custom_id` on `message`.
+    pub fn select(&self, who: &Person, message: &Posted, custom_id: &str, value: &str) -> u64 {
+        self.component(
+            who,
+            message,
+            json!({"custom_id": custom_id, "component_type": 3, "values": [value]}),
+        )
+    }
+
+    fn component(&self, who: &Person, message: &Posted, data: Value) -> u64 {
+        let (id, token) = self.new_interaction(3);
+        let mut place = self.place(who, message.channel);
+        place["message"] = self.message_json(message);
+        let event = self.interaction_json(id, &token, 3, place, data);
+        self.dispatch("INTERACTION_CREATE", event);
+        id
+    }
+
+    fn command_id(&self, name: &str) -> String {
+        let world = self.world();
+        world
+            .guild_commands
+            .iter()
+            .chain(world.global_commands.iter())
+            .find(|c| c["name"] == name)
+            .and_then(|c| c["id"].as_str().map(str::to_string))
+            .unwrap_or_else(|| "1".to_string())
+    }
+
+    /// Waits for the bot's answer to an interaction: its first follow-up or response text.
+    pub async fn answer(&self, interaction: u64) -> String {
+        self.wait_until(
+            &format!("an answer to interaction {interaction}"),
+            Duration::from_secs(20),
+            |f| {
+                let i = f.interaction(interaction)?;
+                i.followups.first().map(|(t, _)| t.clone()).or_else(|| {
+                    i.callbacks
+                        .iter()
+                        .find_map(|(_, _, d)| d["data"]["content"].as_str().map(str::to_string))
+                })
+            },
+        )
+        .await
+    }
+
+    /// Waits for the choices an autocomplete interaction was answered with.
+    pub async fn choices(&self, interaction: u64) -> Vec<String> {
+        self.wait_until("autocomplete choices", Duration::from_secs(20), |f| {
+            let i = f.interaction(interaction)?;
+            let (_, _, body) = i.callbacks.iter().find(|(t, _, _)| *t == 8)?;
+            Some(
+                body["data"]["choices"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|c| c["value"].as_str().map(str::to_string))
+                    .collect(),
+            )
+        })
+        .await
+    }
+
+    /// Every interaction was answered by exactly one callback within Discord's 3 seconds.
+    pub fn assert_interactions_answered(&self) {
+        for i in self.interactions() {
+            assert_eq!(
+                i.callbacks.len(),
+                1,
+                "interaction {} (type {}) had {} callbacks",
+                i.id,
+                i.kind,
+                i.callbacks.len()
+            );
+            let took = i.callbacks[0].1 - i.sent;
+            assert!(
+                took < Duration::from_secs(3),
+                "interaction {} answered after {took:?}",
+                i.id
+            );
+        }
+    }
+
+    fn message_json(&self, m: &Posted) -> Value {
+        message_value(&self.shared, m)
+    }
+}
+
+fn option_type(value: &Value) -> u8 {
+    match value {
+        Value::Number(n) if n.is_i64() => 4,
+        Value::Number(_) => 10,
+        Value::Bool(_) => 5,
+        _ => 3,
+    }
+}
+
+// ---- the gateway websocket ----------------------------------------------------------------------
+
+async fn gateway(State(shared): State<Arc<Shared>>, upgrade: WebSocketUpgrade) -> Response {
+    upgrade.on_upgrade(move |socket| connection(shared, socket))
+}
+
+async fn connection(shared: Arc<Shared>, mut socket: WebSocket) {
+    let (orders, mut next_order) = mpsc::unbounded_channel();
+    let hello = json!({"op": 10, "d": {"heartbeat_interval": shared.heartbeat_ms}});
+    if socket
+        .send(WsMessage::Text(hello.to_string().into()))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    {
+        let mut world = shared.world.lock().unwrap();
+        world.connections += 1;
+    }
+    shared.changed.notify_waiters();
+    loop {
+        tokio::select! {
+            order = next_order.recv() => match order {
+                Some(GatewayOrder::Send(v)) => {
+                    if socket.send(WsMessage::Text(v.to_string().into())).await.is_err() {
+                        break;
+                    }
+                }
+                Some(GatewayOrder::Drop) | None => return,
+                Some(GatewayOrder::Close(code)) => {
+                    let frame = axum::extract::ws::CloseFrame { code, reason: "closed by the fake".into() };
+                    let _ = socket.send(WsMessage::Close(Some(frame))).await;
+                    break;
+                }
+            },
+            message = socket.recv() => {
+                let Some(Ok(message)) = message else { break };
+                let text = match message {
+                    WsMessage::Text(t) => t.to_string(),
+                    WsMessage::Binary(b) => String::from_utf8_lossy(&b).to_string(),
+                    WsMessage::Close(_) => break,
+                    _ => continue,
+                };
+                let Ok(payload) = serde_json::from_str::<Value>(&text) else { continue };
+                let replies = on_gateway_payload(&shared, &payload, &orders);
+                for reply in replies {
+                    if socket.send(WsMessage::Text(reply.to_string().into())).await.is_err() {
+                        return;
+                    }
+                }
+                shared.changed.notify_waiters();
+            }
+        }
+    }
+}
+
+/// Answers one payload from the bot; returns what to send back at once.
+fn on_gateway_payload(
+    shared: &Shared,
+    payload: &Value,
+    orders: &mpsc::UnboundedSender<GatewayOrder>,
+) -> Vec<Value> {
+    let mut world = shared.world.lock().unwrap();
+    match payload["op"].as_u64() {
+        Some(1) => {
+            world.heartbeats += 1;
+            vec![json!({"op": 11})]
+        }
+        Some(2) => {
+            world.identifies += 1;
+            world.connection = Some(orders.clone());
+            let session = format!("session-{}", world.identifies);
+            world.session = Some(Session {
+                id: session.clone(),
+                log: Vec::new(),
+            });
+            let ready = json!({
+                "v": 10,
+                "user": {
+                    "id": APPLICATION.to_string(), "username": "Rookery", "discriminator": "0",
+                    "global_name": null, "avatar": null, "bot": true, "verified": true,
+                    "mfa_enabled": false, "flags": 0,
+                },
+                "guilds": [{"id": GUILD.to_string(), "unavailable": true}],
+                "session_id": session,
+                "resume_gateway_url": format!("ws://{}/gateway", shared.addr),
+                "shard": [0, 1],
+                "application": {"id": APPLICATION.to_string(), "flags": 0},
+            });
+            let event = json!({"op": 0, "t": "READY", "s": 1, "d": ready});
+            let _: serenity::GatewayEvent =
+                serde_json::from_value(event.clone()).expect("READY serenity can read");
+            let session = world.session.as_mut().unwrap();
+            session.log.push((1, event.clone()));
+            let mut out = vec![event];
+            // Dispatches made while no session was up go out after READY.
+            let buffered = std::mem::take(&mut world.buffered);
+            for mut e in buffered {
+                let session = world.session.as_mut().unwrap();
+                let seq = session.log.len() as u64 + 1;
+                e["s"] = json!(seq);
+                session.log.push((seq, e.clone()));
+                out.push(e);
+            }
+            out
+        }
+        Some(6) => {
+            world.resumes += 1;
+            let asked = payload["d"]["session_id"].as_str().unwrap_or("");
+            let from = payload["d"]["seq"].as_u64().unwrap_or(0);
+            match world.session.as_ref() {
+                Some(session) if session.id == asked => {
+                    let mut out: Vec<Value> = session
+                        .log
+                        .iter()
+                        .filter(|(seq, _)| *seq > from)
+                        .map(|(_, e)| e.clone())
+                        .collect();
+                    let seq = session.log.len() as u64 + 1;
+                    let resumed = json!({"op": 0, "t": "RESUMED", "s": seq, "d": {}});
+                    world
+                        .session
+                        .as_mut()
+                        .unwrap()
+                        .log
+                        .push((seq, resumed.clone()));
+                    out.push(resumed);
+                    world.buffered.clear();
+                    world.connection = Some(orders.clone());
+                    out
+                }
+                _ => vec![json!({"op": 9, "d": false})],
+            }
+        }
+        _ => Vec::new(),
+    }
+}
+
+// ---- REST ---------------------------------------------------------------------------------------
+
+fn error(status: StatusCode, code: u32, message: &str) -> Response {
+    (
+        status,
+        axum::Json(json!({"code": code, "message": message})),
+    )
+        .into_response()
+}
+
+fn path_matches(pattern: &str, path: &str) -> bool {
+    let p: Vec<&str> = pattern.trim_matches('/').split('/').collect();
+    let a: Vec<&str> = path.trim_matches('/').split('/').collect();
+    p.len() == a.len() && p.iter().zip(&a).all(|(p, a)| *p == "*" || p == a)
+}
+
+async fn rest(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    let method = request.method().clone();
+    let full = request.uri().path().to_string();
+    let Some(path) = full.strip_prefix("/api/v10") else {
+        return error(StatusCode::NOT_FOUND, 0, "404: Not Found");
+    };
+    let path = path.to_string();
+    let headers = request.headers().clone();
+    let body = axum::body::to_bytes(request.into_body(), 64 << 20)
+        .await
+        .unwrap_or_default();
+    let (json, parts) = read_body(&headers, body).await;
+    let fault = {
+        let mut world = shared.world.lock().unwrap();
+        world.requests.push(Recorded {
+            method: method.to_string(),
+            path: path.clone(),
+            json: json.clone(),
+            parts: parts.clone(),
+            at: Instant::now(),
+        });
+        let found = world
+            .faults
+            .iter()
+            .position(|(m, p, _)| *m == method && path_matches(p, &path));
+        found.map(|n| world.faults.remove(n).2)
+    };
+    shared.changed.notify_waiters();
+    if let Some(fault) = fault {
+        return match fault {
+            Fault::DirectMessagesClosed => error(
+                StatusCode::FORBIDDEN,
+                50007,
+                "Cannot send messages to this user",
+            ),
+            Fault::RateLimited { retry_after } => {
+                let mut response = (
+                    StatusCode::TOO_MANY_REQUESTS,
+                    axum::Json(json!({
+                        "message": "You are being rate limited.",
+                        "retry_after": retry_after as f64, "global": false,
+                    })),
+                )
+                    .into_response();
+                response
+                    .headers_mut()
+                    .insert("retry-after", retry_after.to_string().parse().unwrap());
+                response
+            }
+            Fault::ServerError => error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                0,
+                "500: Internal Server Error",
+            ),
+            Fault::Invalid => error(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body"),
+            Fault::Hang => {
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+                error(StatusCode::GATEWAY_TIMEOUT, 0, "hung")
+            }
+        };
+    }
+    let response = route(&shared, &method, &path, json, parts);
+    shared.changed.notify_waiters();
+    response
+}
+
+async fn read_body(headers: &HeaderMap, body: Bytes) -> (Option<Value>, Vec<Part>) {
+    let content_type = headers
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    if !content_type.starts_with("multipart/form-data") {
+        return (serde_json::from_slice(&body).ok(), Vec::new());
+    }
+    let request = Request::builder()
+        .header("content-type", content_type)
+        .body(axum::body::Body::from(body))
+        .expect("a request");
+    let Ok(mut multipart) = axum::extract::Multipart::from_request(request, &()).await else {
+        return (None, Vec::new());
+    };
+    let mut parts = Vec::new();
+    let mut json = None;
+    while let Ok(Some(field)) = multipart.next_field().await {
+        let name = field.name().unwrap_or("").to_string();
+        let filename = field.file_name().map(str::to_string);
+        let bytes = field.bytes().await.unwrap_or_default().to_vec();
+        if name == "payload_json" {
+            json = serde_json::from_slice(&bytes).ok();
+        }
+        parts.push(Part {
+            name,
+            filename,
+            bytes,
+        });
+    }
+    (json, parts)
+}
+
+fn route(
+    shared: &Shared,
+    method: &Method,
+    path: &str,
+    json: Option<Value>,
+    parts: Vec<Part>,
+) -> Response {
+    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let body = json.unwrap_or(Value::Null);
+    let mut world = shared.world.lock().unwrap();
+    match (method.as_str(), segments.as_slice()) {
+        ("GET", ["gateway"]) | ("GET", ["gateway", "bot"]) => ok(json!({
+            "url": format!("ws://{}/gateway", shared.addr),
+            "shards": 1,
+            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+        })),
+        ("GET", ["oauth2", "applications", "@me"]) => {
+            ok(checked::<serenity::CurrentApplicationInfo>(
+                "application",
+                json!({
+                    "id": APPLICATION.to_string(), "name": "Rookery", "icon": null, "description": "",
+                    "bot_public": true, "bot_require_code_grant": false, "verify_key": "0",
+                    "flags": 0, "owner": user_json(1, "owner", false),
+                }),
+            ))
+        }
+        ("PUT", ["applications", _, "commands"]) => {
+            world.registrations += 1;
+            let registered = registered_commands(&mut world, &body, None);
+            world.global_commands = registered.clone();
+            ok(Value::Array(registered))
+        }
+        ("PUT", ["applications", _, "guilds", guild, "commands"]) => {
+            world.registrations += 1;
+            let guild = guild.to_string();
+            let registered = registered_commands(&mut world, &body, Some(&guild));
+            world.guild_commands = registered.clone();
+            ok(Value::Array(registered))
+        }
+        ("POST", ["interactions", id, token, "callback"]) => {
+            let id: u64 = id.parse().unwrap_or(0);
+            let Some(i) = world
+                .interactions
+                .iter_mut()
+                .find(|i| i.id == id && i.token == *token)
+            else {
+                return error(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
+            };
+            if !i.callbacks.is_empty() {
+                i.callbacks
+                    .push((body["type"].as_u64().unwrap_or(0), Instant::now(), body));
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    40060,
+                    "Interaction has already been acknowledged.",
+                );
+            }
+            i.callbacks
+                .push((body["type"].as_u64().unwrap_or(0), Instant::now(), body));
+            StatusCode::NO_CONTENT.into_response()
+        }
+        ("POST", ["webhooks", _, token]) => {
+            let Some(i) = world.interactions.iter_mut().find(|i| i.token == *token) else {
+                return error(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+            };
+            let flags = body["flags"].as_u64().unwrap_or(0);
+            i.followups.push((
+                body["content"].as_str().unwrap_or("").to_string(),
+                flags & 64 != 0,
+            ));
+            let posted = new_message(&mut world, FOLLOWUP_CHANNEL, &body, &parts, false);
+            ok(message_value(shared, &posted))
+        }
+        ("PATCH", ["webhooks", _, token, "messages", "@original"]) => {
+            let Some(i) = world.interactions.iter_mut().find(|i| i.token == *token) else {
+                return error(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+            };
+            i.followups
+                .push((body["content"].as_str().unwrap_or("").to_string(), true));
+            let posted = new_message(&mut world, FOLLOWUP_CHANNEL, &body, &parts, false);
+            ok(message_value(shared, &posted))
+        }
+        ("POST", ["channels", channel, "messages"]) => {
+            let Ok(channel) = channel.parse::<u64>() else {
+                return error(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
+            };
+            if !world.channels.contains_key(&channel) {
+                return error(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
+            }
+            let nonce = body["nonce"].as_str().map(str::to_string);
+            if let (Some(nonce), true) = (&nonce, body["enforce_nonce"] == json!(true)) {
+                if let Some(&existing) = world.nonces.get(&(channel, nonce.clone())) {
+                    let m = world
+                        .messages
+                        .iter()
+                        .find(|m| m.id == existing)
+                        .cloned()
+                        .unwrap();
+                    return ok(message_value(shared, &m));
+                }
+            }
+            let posted = new_message(&mut world, channel, &body, &parts, true);
+            if let Some(nonce) = nonce {
+                world.nonces.insert((channel, nonce), posted.id);
+            }
+            ok(message_value(shared, &posted))
+        }
+        ("POST", ["channels", channel, "threads"]) => {
+            let Ok(parent) = channel.parse::<u64>() else {
+                return error(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
+            };
+            world.next_id += 1;
+            let id = world.next_id;
+            world.channels.insert(id, ChannelKind::Thread { parent });
+            ok(thread_value(id, parent, &body))
+        }
+        ("POST", ["channels", channel, "messages", message, "threads"]) => {
+            let (Ok(parent), Ok(message)) = (channel.parse::<u64>(), message.parse::<u64>()) else {
+                return error(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
+            };
+            if !world
+                .messages
+                .iter()
+                .any(|m| m.id == message && m.channel == parent)
+            {
+                return error(StatusCode::NOT_FOUND, 10008, "Unknown Message");
+            }
+            if !world.threaded_messages.insert(message) {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    160004,
+                    "A thread has already been created for this message",
+                );
+            }
+            world
+                .channels
+                .insert(message, ChannelKind::Thread { parent });
+            ok(thread_value(message, parent, &body))
+        }
+        ("POST", ["users", "@me", "channels"]) => {
+            let Some(user) = body["recipient_id"]
+                .as_str()
+                .and_then(|u| u.parse::<u64>().ok())
+            else {
+                return error(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body");
+            };
+            let existing = world
+                .channels
+                .iter()
+                .find(|(_, k)| **k == ChannelKind::Direct { user })
+                .map(|(id, _)| *id);
+            let id = existing.unwrap_or_else(|| {
+                world.next_id += 1;
+                let id = world.next_id;
+                world.channels.insert(id, ChannelKind::Direct { user });
+                id
+            });
+            let name = world
+                .users
+                .get(&user)
+                .cloned()
+                .unwrap_or_else(|| "someone".into());
+            ok(checked::<serenity::PrivateChannel>(
+                "DM channel",
+                json!({"id": id.to_string(), "type": 1, "last_message_id": null,
+                       "recipients": [user_json(user, &name, false)]}),
+            ))
+        }
+        _ => error(
+            StatusCode::NOT_FOUND,
+            0,
+            &format!("the fake has no {method} {path}"),
+        ),
+    }
+}
+
+fn ok(body: Value) -> Response {
+    (StatusCode::OK, axum::Json(body)).into_response()
+}
+
+fn registered_commands(world: &mut World, body: &Value, guild: Option<&str>) -> Vec<Value> {
+    let mut out = Vec::new();
+    for command in body.as_array().into_iter().flatten() {
+        world.next_id += 1;
+        let mut c = command.clone();
+        c["id"] = json!(world.next_id.to_string());
+        c["application_id"] = json!(APPLICATION.to_string());
+        c["version"] = json!("1");
+        c["type"] = c.get("type").cloned().unwrap_or(json!(1));
+        c["default_member_permissions"] = c
+            .get("default_member_permissions")
+            .cloned()
+            .unwrap_or(Value::Null);
+        if let Some(g) = guild {
+            c["guild_id"] = json!(g);
+        }
+        out.push(checked::<serenity::Command>("command", c));
+    }
+    out
+}
+
+fn new_message(
+    world: &mut World,
+    channel: u64,
+    body: &Value,
+    parts: &[Part],
+    keep: bool,
+) -> Posted {
+    world.next_id += 1;
+    let posted = Posted {
+        id: world.next_id,
+        channel,
+        content: body["content"].as_str().unwrap_or("").to_string(),
+        nonce: body["nonce"].as_str().map(str::to_string),
+        images: parts
+            .iter()
+            .filter(|p| p.name.starts_with("files"))
+            .map(|p| p.bytes.clone())
+            .collect(),
+        components: body.get("components").cloned().unwrap_or(json!([])),
+    };
+    if keep {
+        world.messages.push(posted.clone());
+    }
+    posted
+}
+
+fn message_value(shared: &Shared, m: &Posted) -> Value {
+    let attachments: Vec<Value> = m
+        .images
+        .iter()
+        .enumerate()
+        .map(|(n, png)| {
+            json!({
+                "id": (m.id + n as u64 + 1).to_string(), "filename": "board.png",
+                "size": png.len(), "url": format!("http://{}/attachments/{}/{n}", shared.addr, m.id),
+                "proxy_url": format!("http://{}/attachments/{}/{n}", shared.addr, m.id),
+                "content_type": "image/png",
+            })
+        })
+        .collect();
+    checked::<serenity::Message>(
+        "message",
+        json!({
+            "id": m.id.to_string(), "channel_id": m.channel.to_string(),
+            "author": user_json(APPLICATION, "Rookery", true), "content": m.content,
+            "timestamp": snowflake_time(), "edited_timestamp": null, "tts": false,
+            "mention_everyone": false, "mentions": [], "mention_roles": [],
+            "attachments": attachments, "embeds": [], "pinned": false, "type": 0,
+            "components": m.components, "nonce": m.nonce,
+        }),
+    )
+}
+
+fn thread_value(id: u64, parent: u64, body: &Value) -> Value {
+    checked::<serenity::GuildChannel>(
+        "thread",
+        json!({
+            "id": id.to_string(), "type": 11, "guild_id": GUILD.to_string(),
+            "parent_id": parent.to_string(), "name": body["name"].as_str().unwrap_or("thread"),
+            "owner_id": APPLICATION.to_string(), "position": 0, "permission_overwrites": [],
+            "nsfw": false, "rate_limit_per_user": 0, "last_message_id": null,
+            "thread_metadata": {
+                "archived": false, "auto_archive_duration": body["auto_archive_duration"].as_u64().unwrap_or(10080),
+                "archive_timestamp": snowflake_time(), "locked": false,
+            },
+            "member_count": 1, "message_count": 0,
+        }),
+    )
+}
+
+// ---- the real bot, in this process, against the fake -----------------------------------------
+
+/// The real Discord frontend (`bot::discord::run_with`) running against a fake, on its own
+/// SQLite file.
+pub struct RunningBot {
+    pub service: Arc<bot::service::Service>,
+    task: tokio::task::JoinHandle<Result<(), String>>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl RunningBot {
+    /// Starts the bot on `db`, registering its commands in `guild` (or globally).
+    pub async fn start(fake: &FakeDiscord, db: &std::path::Path, guild: Option<u64>) -> RunningBot {
+        let store = bot::store::Store::open(db).await.expect("database");
+        let service = Arc::new(bot::service::Service::with_seed(
+            store,
+            Arc::new(bot::service::SystemClock),
+            7,
+        ));
+        let connection = bot::discord::Connection {
+            token: "fake-token".into(),
+            guild,
+            api: Some(fake.url()),
+        };
+        let http = bot::discord::http(&connection);
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(bot::discord::run_with(
+            service.clone(),
+            http,
+            guild,
+            async move {
+                let _ = stopped.await;
+            },
+        ));
+        RunningBot {
+            service,
+            task,
+            stop: Some(stop),
+        }
+    }
+
+    /// Whether the bot has stopped by itself.
+    pub fn is_finished(&self) -> bool {
+        self.task.is_finished()
+    }
+
+    /// Waits for the bot to stop by itself (start-up failures), at most `limit`.
+    pub async fn outcome(mut self, limit: Duration) -> Result<(), String> {
+        self.stop.take();
+        match tokio::time::timeout(limit, &mut self.task).await {
+            Ok(result) => result.expect("the bot task panicked"),
+            Err(_) => panic!("the bot neither started nor stopped within {limit:?}"),
+        }
+    }
+
+    /// Stops the bot as Ctrl-C would, and closes its database.
+    pub async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let result = (&mut self.task).await.expect("the bot task panicked");
+        result.expect("the bot stopped with an error");
+        self.service.store().close().await;
+    }
+}
