@@ -92,7 +92,31 @@ pub fn http(connection: &Connection) -> serenity::Http {
 /// its file.
 pub async fn run(service: Arc<Service>, connection: Connection) -> Result<(), String> {
     let http = http(&connection);
-    run_with(service, http, connection.guild, stop_signal()).await
+    let settings = Settings {
+        guild: connection.guild,
+        ..Settings::default()
+    };
+    run_with(service, http, settings, stop_signal()).await
+}
+
+/// How the bot runs, beyond where it connects.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Register the commands in this server only (instant; for development).
+    pub guild: Option<u64>,
+    /// How long a post may take before it counts as failed and is tried again later (the
+    /// nonce keeps a post that did arrive from being doubled). Without it one hung request
+    /// would hold up every post behind it.
+    pub delivery_timeout: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            guild: None,
+            delivery_timeout: Duration::from_secs(30),
+        }
+    }
 }
 
 /// Ctrl-C, or SIGTERM where there is one.
@@ -131,9 +155,10 @@ const START_ATTEMPTS: u32 = 5;
 pub async fn run_with(
     service: Arc<Service>,
     http: serenity::Http,
-    guild: Option<u64>,
+    settings: Settings,
     stop: impl std::future::Future<Output = ()> + Send,
 ) -> Result<(), String> {
+    let guild = settings.guild;
     let application = at_start("read the bot's application", || {
         http.get_current_application_info()
     })
@@ -185,7 +210,11 @@ pub async fn run_with(
         .framework(framework)
         .await
         .map_err(|e| format!("could not start the Discord client: {e}"))?;
-    let workers = Workers::spawn(service.clone(), client.http.clone());
+    let workers = Workers::spawn(
+        service.clone(),
+        client.http.clone(),
+        settings.delivery_timeout,
+    );
     let shards = client.shard_manager.clone();
     let result = tokio::select! {
         result = client.start() => result.map_err(|e| format!("Discord client stopped: {e}")),
@@ -281,8 +310,8 @@ impl Drop for Workers {
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
 
 impl Workers {
-    fn spawn(service: Arc<Service>, http: Arc<serenity::Http>) -> Workers {
-        let courier = DiscordCourier { http };
+    fn spawn(service: Arc<Service>, http: Arc<serenity::Http>, timeout: Duration) -> Workers {
+        let courier = DiscordCourier { http, timeout };
         let s = service.clone();
         let outbox = tokio::spawn(async move {
             let ready = s.outbox_ready();
@@ -494,6 +523,8 @@ async fn on_event(
 /// Posts outbox items to Discord.
 struct DiscordCourier {
     http: Arc<serenity::Http>,
+    /// The longest one delivery may take.
+    timeout: Duration,
 }
 
 impl DiscordCourier {
@@ -590,6 +621,18 @@ async fn remember_thread(
 
 impl Deliver for DiscordCourier {
     async fn deliver(&self, service: &Service, item: &Pending) -> Result<(), DeliveryError> {
+        match tokio::time::timeout(self.timeout, self.deliver_now(service, item)).await {
+            Ok(result) => result,
+            Err(_) => Err(DeliveryError::retry(format!(
+                "Discord did not answer within {:?}",
+                self.timeout
+            ))),
+        }
+    }
+}
+
+impl DiscordCourier {
+    async fn deliver_now(&self, service: &Service, item: &Pending) -> Result<(), DeliveryError> {
         let post = &item.post;
         let channel = match &post.target {
             Target::Channel(c) => discord_channel(c)?,

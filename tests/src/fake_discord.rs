@@ -152,6 +152,15 @@ pub enum Fault {
     Hang,
 }
 
+/// Which requests a fault hits.
+#[derive(Clone, Debug)]
+enum FaultTarget {
+    /// A method and a path below `/api/v10`, `*` matching one segment.
+    Route(Method, String),
+    /// A message posted in the DM channel with this user.
+    DirectMessage(u64),
+}
+
 /// A user of the fake server.
 #[derive(Clone, Debug)]
 pub struct Person {
@@ -177,7 +186,7 @@ struct Session {
 #[derive(Default)]
 struct World {
     requests: Vec<Recorded>,
-    faults: Vec<(Method, String, Fault)>,
+    faults: Vec<(FaultTarget, Fault)>,
     next_id: u64,
     channels: HashMap<u64, ChannelKind>,
     messages: Vec<Posted>,
@@ -284,7 +293,16 @@ impl FakeDiscord {
     /// Makes the next request matching `method` and `path` (`*` matches one segment) fail.
     pub fn fail_next(&self, method: &str, path: &str, fault: Fault) {
         let method = Method::from_bytes(method.as_bytes()).unwrap();
-        self.world().faults.push((method, path.to_string(), fault));
+        self.world()
+            .faults
+            .push((FaultTarget::Route(method, path.to_string()), fault));
+    }
+
+    /// Makes the next message posted to `user` by DM fail.
+    pub fn fail_next_dm(&self, user: u64, fault: Fault) {
+        self.world()
+            .faults
+            .push((FaultTarget::DirectMessage(user), fault));
     }
 
     /// Every request so far.
@@ -858,11 +876,20 @@ async fn rest(State(shared): State<Arc<Shared>>, request: Request) -> Response {
             parts: parts.clone(),
             at: Instant::now(),
         });
-        let found = world
-            .faults
-            .iter()
-            .position(|(m, p, _)| *m == method && path_matches(p, &path));
-        found.map(|n| world.faults.remove(n).2)
+        let found = world.faults.iter().position(|(target, _)| match target {
+            FaultTarget::Route(m, p) => *m == method && path_matches(p, &path),
+            FaultTarget::DirectMessage(user) => {
+                method == Method::POST
+                    && path_matches("/channels/*/messages", &path)
+                    && path
+                        .split('/')
+                        .nth(2)
+                        .and_then(|c| c.parse::<u64>().ok())
+                        .and_then(|c| world.channels.get(&c))
+                        == Some(&ChannelKind::Direct { user: *user })
+            }
+        });
+        found.map(|n| world.faults.remove(n).1)
     };
     shared.changed.notify_waiters();
     if let Some(fault) = fault {
@@ -1221,6 +1248,10 @@ pub struct RunningBot {
 impl RunningBot {
     /// Starts the bot on `db`, registering its commands in `guild` (or globally).
     pub async fn start(fake: &FakeDiscord, db: &std::path::Path, guild: Option<u64>) -> RunningBot {
+        let settings = bot::discord::Settings {
+            guild,
+            delivery_timeout: Duration::from_secs(2),
+        };
         let store = bot::store::Store::open(db).await.expect("database");
         let service = Arc::new(bot::service::Service::with_seed(
             store,
@@ -1237,7 +1268,7 @@ impl RunningBot {
         let task = tokio::spawn(bot::discord::run_with(
             service.clone(),
             http,
-            guild,
+            settings,
             async move {
                 let _ = stopped.await;
             },

@@ -121,3 +121,365 @@ async fn a_game_of_chess_from_play_to_checkmate() {
     fake.assert_interactions_answered();
     bot.stop().await;
 }
+
+/// Waits for a DM to `who` offering `option` in its select menu.
+async fn dm_menu_with(fake: &FakeDiscord, who: &Person, option: &str) -> Posted {
+    fake.wait_until(&format!("a DM menu with {option}"), WAIT, |f| {
+        f.dms_to(who.id)
+            .into_iter()
+            .rev()
+            .find(|m| m.menu_options().iter().any(|o| o == option))
+    })
+    .await
+}
+
+/// Picks `choice` from the newest DM menu offering it.
+async fn choose(fake: &FakeDiscord, who: &Person, choice: &str) -> String {
+    let menu = dm_menu_with(fake, who, choice).await;
+    let id = menu
+        .custom_ids()
+        .into_iter()
+        .find(|c| c.starts_with("rookery:secret:"))
+        .expect("a secret menu");
+    fake.answer(fake.select(who, &menu, &id, choice)).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn zombie_chess_burials_from_the_direct_message_menu() {
+    let dir = TempDir::new("discord-zombie");
+    let fake = FakeDiscord::start().await;
+    let alice = fake.person(101, "alice");
+    let bob = fake.person(102, "bob");
+    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
+    fake.wait_ready().await;
+    let (lobby, thread) = open_game(&fake, &alice, "zombie", "order=joined").await;
+    fake.answer(fake.press(&bob, &lobby, "rookery:join:1"))
+        .await;
+
+    // The Chess Kit's example: each capture is buried in secret, chosen from the DM menu.
+    for (who, mv) in [
+        (&alice, "e4"),
+        (&bob, "e5"),
+        (&alice, "Nf3"),
+        (&bob, "Nc6"),
+        (&alice, "d4"),
+        (&bob, "exd4"),
+    ] {
+        slash(&fake, who, thread, "move", &[("move", json!(mv))]).await;
+    }
+    let answer = choose(&fake, &bob, "c6").await;
+    assert!(answer.contains("Noted in secret"), "{answer}");
+    message_with(&fake, thread, "Black has buried the white pawn").await;
+    slash(&fake, &alice, thread, "move", &[("move", json!("Nxd4"))]).await;
+    choose(&fake, &alice, "b2").await;
+    slash(&fake, &bob, thread, "move", &[("move", json!("Nxd4"))]).await;
+    message_with(&fake, thread, "rises from the grave on c6").await;
+    choose(&fake, &bob, "g7").await;
+
+    // The menu's answer to a choice nobody asks for any more is a clear refusal.
+    let stale = dm_menu_with(&fake, &bob, "c6").await;
+    let again = fake
+        .answer(fake.select(&bob, &stale, "rookery:secret:1", "c6"))
+        .await;
+    assert!(!again.contains("Noted"), "{again}");
+
+    // No burial square reached the thread or the other player.
+    for m in fake
+        .messages_in(thread)
+        .iter()
+        .chain(fake.dms_to(alice.id).iter())
+    {
+        for secret in ["c6 ", "g7"] {
+            assert!(
+                !m.content.contains(&format!("under {secret}")),
+                "leaked: {}",
+                m.content
+            );
+        }
+    }
+
+    // Alice resigns with the button on the latest board post; the secrets are told then.
+    let board = fake
+        .wait_until("a post with a Resign button", WAIT, |f| {
+            f.messages_in(thread)
+                .into_iter()
+                .rev()
+                .find(|m| m.custom_ids().contains(&"rookery:resign:1".to_string()))
+        })
+        .await;
+    fake.answer(fake.press(&alice, &board, "rookery:resign:1"))
+        .await;
+    message_with(&fake, thread, "Black buried the white pawn under c6").await;
+
+    // A button of the finished game answers privately instead of failing.
+    let late = fake
+        .answer(fake.press(&bob, &board, "rookery:draw:1"))
+        .await;
+    assert!(late.contains("over"), "{late}");
+    let unknown = fake
+        .answer(fake.press(&bob, &board, "someone-elses:button"))
+        .await;
+    assert!(unknown.contains("no longer in use"), "{unknown}");
+
+    fake.assert_interactions_answered();
+    assert_posted_once(&fake);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn synchronous_moves_sealed_from_the_menu_and_with_secret_autocomplete() {
+    let dir = TempDir::new("discord-sync");
+    let fake = FakeDiscord::start().await;
+    let alice = fake.person(101, "alice");
+    let bob = fake.person(102, "bob");
+    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
+    fake.wait_ready().await;
+    let (lobby, thread) = open_game(&fake, &alice, "synchronous", "order=joined").await;
+    fake.answer(fake.press(&bob, &lobby, "rookery:join:1"))
+        .await;
+
+    // Alice seals e4 from the menu in her DMs.
+    let answer = choose(&fake, &alice, "e4").await;
+    assert!(answer.contains("Noted in secret"), "{answer}");
+    message_with(&fake, thread, "White has written down a choice").await;
+
+    // Bob types /secret in his DMs: autocomplete offers his legal moves, filtered.
+    let dm = fake.dm_channel(bob.id).expect("bob has a DM channel");
+    let offered = fake
+        .choices(fake.autocomplete(&bob, dm, "secret", "choice", "d", &[]))
+        .await;
+    assert!(offered.contains(&"d5".to_string()), "{offered:?}");
+    assert!(
+        offered.len() <= 25 && offered.iter().all(|c| c.contains('d')),
+        "{offered:?}"
+    );
+    let answer = slash(&fake, &bob, dm, "secret", &[("choice", json!("d5"))]).await;
+    assert!(answer.contains("Noted in secret"), "{answer}");
+    let turn = message_with(&fake, thread, "Turn 1:").await;
+    assert!(
+        turn.content.contains("White e4, Black d5"),
+        "{}",
+        turn.content
+    );
+
+    fake.assert_interactions_answered();
+    assert_posted_once(&fake);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn move_autocomplete_lists_legal_moves_filtered_and_fast() {
+    let dir = TempDir::new("discord-autocomplete");
+    let fake = FakeDiscord::start().await;
+    let alice = fake.person(101, "alice");
+    let bob = fake.person(102, "bob");
+    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
+    fake.wait_ready().await;
+    let (lobby, thread) = open_game(&fake, &alice, "chess", "order=joined").await;
+    fake.answer(fake.press(&bob, &lobby, "rookery:join:1"))
+        .await;
+    message_with(&fake, thread, "your move").await;
+
+    let all = fake
+        .choices(fake.autocomplete(&alice, thread, "move", "move", "", &[]))
+        .await;
+    assert_eq!(all.len(), 20, "{all:?}");
+    let knights = fake
+        .choices(fake.autocomplete(&alice, thread, "move", "move", "N", &[]))
+        .await;
+    let mut knights_sorted = knights.clone();
+    knights_sorted.sort();
+    assert_eq!(knights_sorted, ["Na3", "Nc3", "Nf3", "Nh3"]);
+    // Bob, not to move, is offered nothing to play.
+    let none = fake
+        .choices(fake.autocomplete(&bob, thread, "move", "move", "", &[]))
+        .await;
+    assert!(
+        none.is_empty() || !none.contains(&"e4".to_string()),
+        "{none:?}"
+    );
+
+    fake.assert_interactions_answered();
+    bot.stop().await;
+}
+
+/// Waits until the bot's outbox is empty.
+async fn settled(bot: &RunningBot) {
+    for _ in 0..200 {
+        if bot.service.store().pending(1).await.unwrap().is_empty() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the outbox never emptied");
+}
+
+/// Starts a bot and a chess game between alice (White) and bob; returns the thread.
+async fn chess_game(fake: &FakeDiscord, alice: &Person, bob: &Person) -> u64 {
+    let (lobby, thread) = open_game(fake, alice, "chess", "order=joined").await;
+    fake.answer(fake.press(bob, &lobby, "rookery:join:1")).await;
+    message_with(fake, thread, "your move").await;
+    thread
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closed_direct_messages_are_kept_for_the_inbox() {
+    let dir = TempDir::new("discord-dms");
+    let fake = FakeDiscord::start().await;
+    let alice = fake.person(101, "alice");
+    let bob = fake.person(102, "bob");
+    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
+    fake.wait_ready().await;
+    // Bob's DMs are closed when the game asks for his first sealed move.
+    fake.fail_next_dm(
+        bob.id,
+        rookery_tests::fake_discord::Fault::DirectMessagesClosed,
+    );
+    let (lobby, thread) = open_game(&fake, &alice, "synchronous", "order=joined").await;
+    fake.answer(fake.press(&bob, &lobby, "rookery:join:1"))
+        .await;
+
+    let notice = message_with(&fake, thread, "could not send you a direct message").await;
+    assert!(notice.content.contains("<@102>") && notice.content.contains("/inbox"));
+    assert!(
+        !notice.content.contains("write down"),
+        "the thread must not get the content"
+    );
+    let inbox = slash(&fake, &bob, thread, "inbox", &[]).await;
+    assert!(inbox.contains("write down your move"), "{inbox}");
+    // The /inbox answer was private.
+    let i = fake.interactions().last().cloned().unwrap();
+    assert_eq!(i.callbacks[0].2["data"]["flags"], json!(64));
+
+    fake.assert_interactions_answered();
+    assert_posted_once(&fake);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn posts_refused_for_a_moment_are_retried_never_lost_or_doubled() {
+    use rookery_tests::fake_discord::Fault;
+    let dir = TempDir::new("discord-retry");
+    let fake = FakeDiscord::start().await;
+    let alice = fake.person(101, "alice");
+    let bob = fake.person(102, "bob");
+    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
+    fake.wait_ready().await;
+    let thread = chess_game(&fake, &alice, &bob).await;
+    settled(&bot).await;
+
+    fake.fail_next(
+        "POST",
+        "/channels/*/messages",
+        Fault::RateLimited { retry_after: 1 },
+    );
+    fake.fail_next("POST", "/channels/*/messages", Fault::ServerError);
+    fake.fail_next("POST", "/channels/*/messages", Fault::Hang);
+    slash(&fake, &alice, thread, "move", &[("move", json!("e4"))]).await;
+    let posted = fake
+        .wait_until(
+            "e4 announced after the failures",
+            Duration::from_secs(30),
+            |f| {
+                f.messages_in(thread)
+                    .into_iter()
+                    .find(|m| m.content.contains("1. e4"))
+            },
+        )
+        .await;
+    assert!(posted.content.contains("White played"));
+    // Three failed attempts, then the post; later posts waited their turn behind it.
+    let attempts = fake
+        .requests()
+        .iter()
+        .filter(|r| r.method == "POST" && r.path == format!("/channels/{thread}/messages"))
+        .filter(|r| {
+            r.json
+                .as_ref()
+                .and_then(|j| j["content"].as_str())
+                .is_some_and(|c| c.contains("1. e4"))
+        })
+        .count();
+    assert_eq!(attempts, 4);
+    slash(&fake, &bob, thread, "move", &[("move", json!("e5"))]).await;
+    message_with(&fake, thread, "1... e5").await;
+
+    fake.assert_interactions_answered();
+    assert_posted_once(&fake);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gateway_resumes_after_a_drop_and_reidentifies_after_op_9() {
+    let dir = TempDir::new("discord-gateway");
+    let fake = FakeDiscord::start().await;
+    let alice = fake.person(101, "alice");
+    let bob = fake.person(102, "bob");
+    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
+    fake.wait_ready().await;
+    let thread = chess_game(&fake, &alice, &bob).await;
+
+    // The connection drops; a command sent meanwhile is replayed on RESUME.
+    fake.drop_connection();
+    let answer = slash(&fake, &alice, thread, "move", &[("move", json!("e4"))]).await;
+    assert!(answer.contains("e4"), "{answer}");
+    let (_, identifies, resumes, _) = fake.gateway_counts();
+    assert_eq!((identifies, resumes), (1, 1));
+
+    // Op 7: reconnect and resume.
+    fake.request_reconnect();
+    fake.wait_until("a second resume", WAIT, |f| {
+        (f.gateway_counts().2 >= 2).then_some(())
+    })
+    .await;
+    slash(&fake, &bob, thread, "move", &[("move", json!("e5"))]).await;
+
+    // Op 9 (not resumable): a new IDENTIFY, and the commands are not registered again.
+    fake.invalidate_session(false);
+    fake.wait_until("a second IDENTIFY", WAIT, |f| {
+        (f.gateway_counts().1 >= 2).then_some(())
+    })
+    .await;
+    fake.wait_ready().await;
+    let answer = slash(&fake, &alice, thread, "move", &[("move", json!("Nf3"))]).await;
+    assert!(answer.contains("Nf3"), "{answer}");
+    assert_eq!(fake.commands().2, 1, "commands registered once");
+    // The connection is kept alive with heartbeats, each acknowledged.
+    fake.wait_until("a heartbeat", WAIT, |f| {
+        (f.gateway_counts().3 >= 1).then_some(())
+    })
+    .await;
+
+    fake.assert_interactions_answered();
+    assert_posted_once(&fake);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn start_up_retries_a_passing_failure_and_stops_on_a_refusal() {
+    use rookery_tests::fake_discord::Fault;
+    let dir = TempDir::new("discord-startup");
+
+    // Discord fails once: the registration is tried again and the bot connects.
+    let fake = FakeDiscord::start().await;
+    fake.fail_next("PUT", "/applications/*/commands", Fault::ServerError);
+    let bot = RunningBot::start(&fake, &dir.0.join("a.db"), None).await;
+    fake.wait_ready().await;
+    let (global, _, registrations) = fake.commands();
+    assert_eq!(registrations, 1);
+    assert!(!global.is_empty());
+    bot.stop().await;
+
+    // Discord refuses the commands: the bot says why and stops instead of hanging.
+    let fake = FakeDiscord::start().await;
+    fake.fail_next("PUT", "/applications/*/guilds/*/commands", Fault::Invalid);
+    let bot = RunningBot::start(&fake, &dir.0.join("b.db"), Some(GUILD)).await;
+    let outcome = bot.outcome(Duration::from_secs(10)).await;
+    let error = outcome.expect_err("start-up must fail");
+    assert!(error.contains("register"), "{error}");
+    assert_eq!(
+        fake.gateway_counts().0,
+        0,
+        "no gateway connection without commands"
+    );
+}
