@@ -1,0 +1,245 @@
+//! Crash safety of the real `rookery` binary against the fake Discord: games are played with
+//! duplicated and concurrent presses while the process is killed with SIGKILL at random moments
+//! and restarted on the same SQLite file. No accepted move may be lost or applied twice, and
+//! every post must reach Discord exactly once.
+//!
+//! The binary is the one `cargo test --workspace` builds next to this test (target/debug).
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use bot::model::GameId;
+use rand::{Rng, SeedableRng};
+use rookery_tests::fake_discord::{FakeDiscord, Person, GUILD, LOBBY};
+use rookery_tests::TempDir;
+use serde_json::json;
+
+/// Scholar's mate: White's and Black's moves alternate, the last one mates.
+const SCRIPT: [&str; 7] = ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"];
+const GAMES: usize = 5;
+const KILLS: usize = 20;
+
+fn rookery_binary() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().and_then(|d| d.parent()).unwrap();
+    let binary = dir.join(format!("rookery{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        binary.exists(),
+        "{} is missing: `cargo test --workspace` builds it (or `cargo build -p bot`)",
+        binary.display()
+    );
+    binary
+}
+
+fn spawn_bot(fake: &FakeDiscord, db: &std::path::Path, log: &std::path::Path) -> Child {
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .unwrap();
+    Command::new(rookery_binary())
+        .env("DISCORD_TOKEN", "fake-token")
+        .env("ROOKERY_DISCORD_API", fake.url())
+        .env("ROOKERY_GUILD", GUILD.to_string())
+        .env("ROOKERY_DB", db)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .unwrap()
+}
+
+/// The announcement of the `ply`-th move of the script (0-based) in a game's thread.
+fn announcement(ply: usize) -> String {
+    let number = ply / 2 + 1;
+    if ply % 2 == 0 {
+        format!("played {number}. {}", SCRIPT[ply])
+    } else {
+        format!("played {number}... {}", SCRIPT[ply])
+    }
+}
+
+struct Game {
+    number: i64,
+    white: Person,
+    black: Person,
+    lobby: rookery_tests::fake_discord::Posted,
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_at_random_moments_loses_and_doubles_nothing() {
+    let dir = TempDir::new("discord-crash");
+    let db = dir.0.join("rookery.db");
+    let log = dir.0.join("bot.log");
+    let fake = FakeDiscord::start().await;
+    let mut child = spawn_bot(&fake, &db, &log);
+    fake.wait_ready().await;
+
+    // Games are opened before the killing starts: a /play whose answer is lost to a crash
+    // would rightly open a second game when the user tries again.
+    let mut games = Vec::new();
+    for n in 0..GAMES {
+        let white = fake.person(200 + n as u64, &format!("white{n}"));
+        let black = fake.person(300 + n as u64, &format!("black{n}"));
+        let id = fake.slash(
+            &white,
+            LOBBY,
+            "play",
+            &[
+                ("variant", json!("chess")),
+                ("options", json!("order=joined days_per_move=none")),
+            ],
+        );
+        let answer = fake.answer(id).await;
+        assert!(answer.contains("created"), "{answer}");
+        let number = (n + 1) as i64;
+        let lobby = fake
+            .wait_until("the lobby post", Duration::from_secs(20), |f| {
+                f.messages_in(LOBBY)
+                    .into_iter()
+                    .find(|m| m.content.contains(&format!("(game {number}:")))
+            })
+            .await;
+        games.push(Game {
+            number,
+            white,
+            black,
+            lobby,
+        });
+    }
+
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
+    let mut kills = 0;
+    let mut next_kill = Instant::now() + Duration::from_millis(rng.gen_range(200..900));
+    let started = Instant::now();
+    let mut last_try = vec![Instant::now() - Duration::from_secs(10); GAMES];
+    loop {
+        if kills < KILLS && Instant::now() >= next_kill {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            kills += 1;
+            child = spawn_bot(&fake, &db, &log);
+            next_kill = Instant::now() + Duration::from_millis(rng.gen_range(300..1200));
+        }
+        let mut finished = 0;
+        for (n, game) in games.iter().enumerate() {
+            let thread = game.lobby.id;
+            let posts: Vec<String> = fake
+                .messages_in(thread)
+                .into_iter()
+                .map(|m| m.content)
+                .collect();
+            if posts.iter().any(|p| p.contains("checkmate")) {
+                finished += 1;
+                continue;
+            }
+            if last_try[n].elapsed() < Duration::from_millis(400) {
+                continue;
+            }
+            last_try[n] = Instant::now();
+            if !posts.iter().any(|p| p.contains("begins")) {
+                // The opponent presses Join 20 times at once.
+                for _ in 0..20 {
+                    fake.press(
+                        &game.black,
+                        &game.lobby,
+                        &format!("rookery:join:{}", game.number),
+                    );
+                }
+                continue;
+            }
+            let ply = (0..SCRIPT.len())
+                .take_while(|&p| posts.iter().any(|c| c.contains(&announcement(p))))
+                .count();
+            let mover = if ply % 2 == 0 {
+                &game.white
+            } else {
+                &game.black
+            };
+            // The same move, sent twice at once (a double click, a retry).
+            for _ in 0..2 {
+                fake.slash(mover, thread, "move", &[("move", json!(SCRIPT[ply]))]);
+            }
+        }
+        if finished == GAMES && kills >= KILLS {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(50),
+            "the games did not finish"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // Let the last run deliver everything, then stop it and read the database.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let store = bot::store::Store::open(&db).await.unwrap();
+    for _ in 0..100 {
+        if store.pending(1).await.unwrap().is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        store.pending(1).await.unwrap().is_empty(),
+        "posts left undelivered"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    assert_eq!(kills, KILLS);
+    let threads = fake.threads_of(LOBBY);
+    assert_eq!(threads.len(), GAMES, "one thread per game: {threads:?}");
+    let mut nonces = std::collections::HashSet::new();
+    for m in fake.messages() {
+        assert!(
+            nonces.insert(m.nonce.clone().unwrap()),
+            "posted twice: {}",
+            m.content
+        );
+    }
+    for game in &games {
+        let thread = game.lobby.id;
+        assert!(threads.contains(&thread));
+        let posts: Vec<String> = fake
+            .messages_in(thread)
+            .into_iter()
+            .map(|m| m.content)
+            .collect();
+        let count = |needle: &str| posts.iter().filter(|p| p.contains(needle)).count();
+        assert_eq!(count("begins"), 1, "game {}: {posts:#?}", game.number);
+        for ply in 0..SCRIPT.len() {
+            assert_eq!(
+                count(&announcement(ply)),
+                1,
+                "game {} ply {ply}: {posts:#?}",
+                game.number
+            );
+        }
+        assert_eq!(count("checkmate"), 1, "game {}", game.number);
+        let actions = store.actions(GameId(game.number)).await.unwrap();
+        let kinds: Vec<&str> = actions.iter().map(|(_, kind, _)| kind.as_str()).collect();
+        assert_eq!(
+            kinds.iter().filter(|k| **k == "join").count(),
+            1,
+            "{kinds:?}"
+        );
+        let moves: Vec<&str> = actions
+            .iter()
+            .filter(|(_, kind, _)| kind == "move")
+            .map(|(_, _, text)| text.as_str())
+            .collect();
+        assert_eq!(moves, SCRIPT, "game {}", game.number);
+    }
+    for i in fake.interactions() {
+        assert!(
+            i.callbacks.len() <= 1,
+            "interaction {} answered {} times",
+            i.id,
+            i.callbacks.len()
+        );
+    }
+    store.close().await;
+}
