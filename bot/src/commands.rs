@@ -38,6 +38,10 @@ pub enum Command {
         text: String,
         game: Option<GameId>,
     },
+    /// The moves (or secret choices) the user may make now, as autocomplete offers them.
+    Moves {
+        game: Option<GameId>,
+    },
 
     Board {
         game: Option<GameId>,
@@ -87,6 +91,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "Make your move (SAN like Nf3 or coordinates like g1f3)",
     ),
     (
+        "moves",
+        "[game]",
+        "List the moves you may make now, privately",
+    ),
+    (
         "secret",
         "<choice> [game]",
         "Make a secret choice privately (in direct messages)",
@@ -132,6 +141,7 @@ pub async fn run(
         Command::Abort { game } => service.abort(user, place, game).await,
         Command::Move { text, game } => service.act(user, place, game, &text).await,
         Command::Secret { text, game } => service.secret(user, place, game, &text).await,
+        Command::Moves { game } => service.moves(user, place, game).await,
         Command::Board { game } => service.board(user, place, game).await,
         Command::Resign { game } => service.resign(user, place, game).await,
         Command::Draw { choice, game } => service.draw(user, place, game, choice).await,
@@ -301,14 +311,18 @@ pub fn parse_text(name: &str, args: &str) -> Result<Command, String> {
         "board" => Command::Board {
             game: game(&mut named, &mut pos)?,
         },
+        "moves" => Command::Moves {
+            game: game(&mut named, &mut pos)?,
+        },
         "resign" => Command::Resign {
             game: game(&mut named, &mut pos)?,
         },
         "move" => {
+            // Without a move the service answers, with an example in the game's own notation.
             let text = match take("move", &mut named) {
                 Some(m) => m,
                 None if !pos.is_empty() => pos.remove(0),
-                None => return Err("/move needs a move, for example /move e4".into()),
+                None => String::new(),
             };
             Command::Move {
                 text,
@@ -341,7 +355,8 @@ pub fn parse_text(name: &str, args: &str) -> Result<Command, String> {
                     matches!(first.as_str(), "offer" | "accept" | "decline").then(|| pos.remove(0))
                 });
             let choice = match word.as_deref().map(str::to_ascii_lowercase).as_deref() {
-                None | Some("offer") | Some("accept") => DrawChoice::OfferOrAccept,
+                None | Some("offer") => DrawChoice::OfferOrAccept,
+                Some("accept") => DrawChoice::Accept,
                 Some("decline") => DrawChoice::Decline,
                 Some(other) => {
                     return Err(format!(
@@ -425,6 +440,12 @@ mod tests {
             }
         );
         assert_eq!(
+            parse_text("moves", "#3").unwrap(),
+            Command::Moves {
+                game: Some(GameId(3))
+            }
+        );
+        assert_eq!(
             parse_text("join", "2").unwrap(),
             Command::Join {
                 game: Some(GameId(2))
@@ -444,10 +465,23 @@ mod tests {
                 game: None
             }
         );
+        assert_eq!(
+            parse_text("draw", "accept 2").unwrap(),
+            Command::Draw {
+                choice: DrawChoice::Accept,
+                game: Some(GameId(2))
+            }
+        );
         assert!(parse_text("dance", "")
             .unwrap_err()
             .contains("unknown command /dance"));
-        assert!(parse_text("move", "").unwrap_err().contains("needs a move"));
+        assert_eq!(
+            parse_text("move", "game:3").unwrap(),
+            Command::Move {
+                text: String::new(),
+                game: Some(GameId(3))
+            }
+        );
         assert!(parse_text("join", "x")
             .unwrap_err()
             .contains("not a game number"));

@@ -43,6 +43,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         start(),
         abort(),
         r#move(),
+        moves(),
         secret(),
         board(),
         resign(),
@@ -770,7 +771,8 @@ async fn play(
 #[poise::command(slash_command)]
 async fn join(
     ctx: Context<'_>,
-    #[description = "The game's number (default: this thread's game)"] game: Option<i64>,
+    #[description = "The game's number (default: this thread's game, or the one open in this channel)"]
+    game: Option<i64>,
 ) -> Result<(), Error> {
     respond(
         ctx,
@@ -840,6 +842,21 @@ async fn r#move(
         ctx,
         Command::Move {
             text,
+            game: game_id(game),
+        },
+    )
+    .await
+}
+
+/// List the moves you may make now, privately
+#[poise::command(slash_command)]
+async fn moves(
+    ctx: Context<'_>,
+    #[description = "The game's number (default: this thread's game)"] game: Option<i64>,
+) -> Result<(), Error> {
+    respond(
+        ctx,
+        Command::Moves {
             game: game_id(game),
         },
     )
@@ -926,8 +943,9 @@ async fn draw(
     #[description = "The game's number (default: this thread's game)"] game: Option<i64>,
 ) -> Result<(), Error> {
     let choice = match decision {
+        Some(DrawDecision::Accept) => DrawChoice::Accept,
         Some(DrawDecision::Decline) => DrawChoice::Decline,
-        _ => DrawChoice::OfferOrAccept,
+        Some(DrawDecision::Offer) | None => DrawChoice::OfferOrAccept,
     };
     respond(
         ctx,

@@ -166,6 +166,8 @@ impl Seating {
 pub enum DrawChoice {
     /// Offer a draw, or accept the one on the table.
     OfferOrAccept,
+    /// Accept the offer on the table; with none, nothing is offered in its place.
+    Accept,
     /// Decline the offer on the table.
     Decline,
 }
@@ -222,6 +224,15 @@ impl Loaded {
     }
     fn name(&self) -> &'static str {
         self.game.info().name
+    }
+    /// The one answer every command gives about a game that has ended, whoever asks.
+    fn ended(&self) -> Option<String> {
+        let id = self.row.id;
+        match self.row.status {
+            Status::Finished => Some(format!("game {id} is over")),
+            Status::Aborted => Some(format!("game {id} was called off")),
+            Status::Open | Status::Active => None,
+        }
     }
 }
 
@@ -504,8 +515,10 @@ impl Service {
                 Target::Channel(channel.clone()),
                 format!(
                     "{{@{}}} wants to play **{}** (game {id}: {seat_count} players, {clock}{options_line}). \
-                     Press Join or use /join {id}; the game is played in {{#{id}}}.",
-                    user.id, info.name
+                     {}: press Join or use /join {id}; the game is played in {{#{id}}}.",
+                    user.id,
+                    info.name,
+                    seats_left(waiting)
                 ),
             )
             .with_buttons(vec![Button { action: ButtonAction::Join, game: id }])
@@ -546,15 +559,19 @@ impl Service {
         let id = match named {
             Some(id) => id,
             None => match place {
-                Place::Channel(c) => self.store.game_by_thread(c).await?.ok_or_else(|| {
-                    ServiceError::Refused("say which game to join: /join <game number>".into())
-                })?,
+                Place::Channel(c) => match self.store.game_by_thread(c).await? {
+                    Some(id) => id,
+                    None => self.only_open_game_in(c).await?,
+                },
                 Place::DirectMessage => {
                     return refuse("say which game to join: /join <game number>")
                 }
             },
         };
         let (_guard, tx, mut g) = self.locked(id).await?;
+        if let Some(ended) = g.ended() {
+            return refuse(ended);
+        }
         if g.row.status != Status::Open {
             return refuse(format!(
                 "game {id} is {}; only open games can be joined",
@@ -573,17 +590,40 @@ impl Service {
             user_id: user.id.clone(),
             user_name: user.name.clone(),
         });
+        let left = g.row.seat_count - g.seats.len();
         let mut posts = vec![Post::new(
             Target::GameThread(id),
             format!(
-                "{{@{}}} joined game {id} ({}/{}).",
+                "{{@{}}} joined game {id} ({}/{}){}.",
                 user.id,
                 g.seats.len(),
-                g.row.seat_count
+                g.row.seat_count,
+                if left > 0 {
+                    format!(": {}", seats_left(left))
+                } else {
+                    String::new()
+                }
             ),
         )];
-        if g.seats.len() == g.row.seat_count {
+        if left == 0 {
             posts.extend(self.begin_play(&mut g)?);
+        } else {
+            // The channel where the game was announced is where others are looking for a seat.
+            posts.push(
+                Post::new(
+                    Target::Channel(g.row.channel.clone()),
+                    format!(
+                        "{{@{}}} joined game {id} ({}). {}: press Join or use /join {id}.",
+                        user.id,
+                        g.name(),
+                        seats_left(left)
+                    ),
+                )
+                .with_buttons(vec![Button {
+                    action: ButtonAction::Join,
+                    game: id,
+                }]),
+            );
         }
         self.save(
             tx,
@@ -597,6 +637,24 @@ impl Service {
         Ok(Reply::text(format!("You joined game {id}.")))
     }
 
+    /// The game waiting for players in `channel`, for a `/join` that names none: there must be
+    /// exactly one, or the answer says which there are.
+    async fn only_open_game_in(&self, channel: &str) -> Result<GameId, ServiceError> {
+        match self.store.open_games_in(channel).await?.as_slice() {
+            [one] => Ok(*one),
+            [] => refuse(
+                "no game is waiting for players here: start one with /play, or /join <game number>",
+            ),
+            many => {
+                let ids: Vec<String> = many.iter().map(|g| g.to_string()).collect();
+                refuse(format!(
+                    "several games are waiting for players here ({}): say which with /join <game number>",
+                    ids.join(", ")
+                ))
+            }
+        }
+    }
+
     /// `/leave`: gives up a seat in a game that has not started.
     pub async fn leave(
         &self,
@@ -606,6 +664,9 @@ impl Service {
     ) -> Result<Reply, ServiceError> {
         let id = self.resolve(user, place, named).await?;
         let (_guard, tx, mut g) = self.locked(id).await?;
+        if let Some(ended) = g.ended() {
+            return refuse(ended);
+        }
         let Some(seat) = g.seat_of(&user.id) else {
             return refuse(format!("you are not in game {id}"));
         };
@@ -651,6 +712,9 @@ impl Service {
     ) -> Result<Reply, ServiceError> {
         let id = self.resolve(user, place, named).await?;
         let (_guard, tx, mut g) = self.locked(id).await?;
+        if let Some(ended) = g.ended() {
+            return refuse(ended);
+        }
         if g.row.creator != user.id {
             return refuse(format!(
                 "only the player who created game {id} can call it off"
@@ -682,6 +746,9 @@ impl Service {
     ) -> Result<Reply, ServiceError> {
         let id = self.resolve(user, place, named).await?;
         let (_guard, tx, mut g) = self.locked(id).await?;
+        if let Some(ended) = g.ended() {
+            return refuse(ended);
+        }
         if g.row.status != Status::Open {
             return refuse(format!("game {id} is {}", describe_status(g.row.status)));
         }
@@ -799,9 +866,14 @@ impl Service {
             }
         }
         match asked.as_slice() {
-            // Nothing asked: with one live game, use it so the answer can say what it waits for.
+            // Nothing asked: with one live game, use it so the answer can say what it waits for;
+            // with none, the latest game, so the answer is the same "is over" /move would give.
             [] => match self.store.games_of(&user.id, true).await?.as_slice() {
                 [only] => Ok(only.game.id),
+                [] => match self.store.games_of(&user.id, false).await?.first() {
+                    Some(latest) => Ok(latest.game.id),
+                    None => refuse("no secret choice is waiting for you"),
+                },
                 _ => refuse("no secret choice is waiting for you"),
             },
 
@@ -842,6 +914,20 @@ impl Service {
                 return refuse(format!("in game {id} it is your move in public: use /move"))
             }
             _ => {}
+        }
+        if text.trim().is_empty() {
+            // The example is one of this seat's own choices now, so it is written the way this
+            // game writes them (11-15 in checkers, c3-d4 in Queens, Nf3 in chess).
+            let (command, what) = match kind {
+                PromptKind::Move => ("/move", "a move"),
+                PromptKind::Secret => ("/secret", "your choice"),
+            };
+            return refuse(match g.game.legal_texts(g.state()?, seat)?.first() {
+                Some(example) => {
+                    format!("{command} needs {what}, for example {command} {example}")
+                }
+                None => format!("{command} needs {what}"),
+            });
         }
         let mut state = g.state()?.clone();
         let (canonical, events) = g.game.play(&mut state, seat, text)?;
@@ -948,11 +1034,16 @@ impl Service {
                     "draw-decline",
                 )
             }
-            DrawChoice::OfferOrAccept => {
+            DrawChoice::OfferOrAccept | DrawChoice::Accept => {
                 if g.row.draw_agreed.contains(&seat.0) {
                     return refuse("you have already offered a draw; the others have to accept it");
                 }
                 let accepting = !g.row.draw_agreed.is_empty();
+                // "accept" with nothing on the table must not turn into an offer the player
+                // did not mean to make.
+                if choice == DrawChoice::Accept && !accepting {
+                    return refuse("there is no draw offer to accept; /draw offer makes one");
+                }
                 g.row.draw_agreed.push(seat.0);
                 if g.row.draw_agreed.len() == g.row.seat_count {
                     let end = self.finish(&mut g, Outcome::draw(EndReason::Agreement))?;
@@ -1015,14 +1106,16 @@ impl Service {
 
     fn seated_in_active(&self, g: &Loaded, user: &User) -> Result<Seat, ServiceError> {
         let id = g.row.id;
+        if let Some(ended) = g.ended() {
+            return refuse(ended);
+        }
         let Some(seat) = g.seat_of(&user.id) else {
             return refuse(format!("you are not playing in game {id}"));
         };
-        match g.row.status {
-            Status::Active => Ok(seat),
-            Status::Open => refuse(format!("game {id} has not started yet")),
-            Status::Finished | Status::Aborted => refuse(format!("game {id} is over")),
+        if g.row.status == Status::Open {
+            return refuse(format!("game {id} has not started yet"));
         }
+        Ok(seat)
     }
 
     fn playing_seat(&self, g: &Loaded, user: &User) -> Result<Seat, ServiceError> {
@@ -1030,6 +1123,17 @@ impl Service {
         let prompts = g.game.prompts(g.state()?)?;
         if !prompts.iter().any(|p| p.seat == seat) {
             let waiting: Vec<String> = prompts.iter().map(|p| p.seat.colour_name()).collect();
+            // Where seats choose in secret at the same time, a seat left out of such a round
+            // has already sealed its choice: it is its turn all right, only not yet resolved.
+            let sealed_round =
+                !prompts.is_empty() && prompts.iter().all(|p| p.kind == PromptKind::Secret);
+            if g.game.info().simultaneous && sealed_round {
+                return refuse(format!(
+                    "you have sealed your choice in game {}: waiting for {} to seal theirs",
+                    g.row.id,
+                    waiting.join(" and ")
+                ));
+            }
             return refuse(format!(
                 "it is not your turn in game {}: waiting for {}",
                 g.row.id,
@@ -1101,17 +1205,25 @@ impl Service {
         Ok(posts)
     }
 
-    /// "@bob, your move (Black)." for every seat that must act.
+    /// "@bob, your move (Black)." for every seat that must act, with what the variant asks
+    /// beyond a plain move ("your zombies may move now ...").
     fn turn_line(&self, g: &Loaded) -> Result<String, ServiceError> {
         let prompts = g.game.prompts(g.state()?)?;
         let mut out = String::new();
         for p in prompts {
             let line = match p.kind {
-                PromptKind::Move => format!(
-                    "\n{}, your move ({}).",
-                    g.mention(p.seat),
-                    p.seat.colour_name()
-                ),
+                PromptKind::Move => match move_prompt_detail(&p) {
+                    Some(detail) => format!(
+                        "\n{}, your move ({}): {detail}.",
+                        g.mention(p.seat),
+                        p.seat.colour_name()
+                    ),
+                    None => format!(
+                        "\n{}, your move ({}).",
+                        g.mention(p.seat),
+                        p.seat.colour_name()
+                    ),
+                },
                 PromptKind::Secret => format!(
                     "\n{}, you have a secret choice to make ({}): see your direct messages.",
                     g.mention(p.seat),
@@ -1191,6 +1303,12 @@ impl Service {
         let mut tx = self.store.begin().await?;
         let g = self.load(&mut tx, id).await?;
         tx.rollback().await?;
+        if g.row.status == Status::Aborted {
+            return Ok(Reply::text(format!(
+                "Game {id} ({}) was called off.",
+                g.name()
+            )));
+        }
         if g.state.is_none() {
             return Ok(Reply::text(format!(
                 "Game {id} ({}) has not started: {}/{} players.",
@@ -1220,6 +1338,37 @@ impl Service {
             text,
             image: Some(self.picture(&g, viewer)?),
         })
+    }
+
+    /// `/moves`: everything `user` may play now in the game meant, privately: the list the
+    /// autocomplete of /move (or /secret) filters as they type.
+    pub async fn moves(
+        &self,
+        user: &User,
+        place: &Place,
+        named: Option<GameId>,
+    ) -> Result<Reply, ServiceError> {
+        let id = self.resolve(user, place, named).await?;
+        let mut tx = self.store.begin().await?;
+        let g = self.load(&mut tx, id).await?;
+        tx.rollback().await?;
+        // Not seated, not started, over, not their turn: the same answers /move gives.
+        let seat = self.playing_seat(&g, user)?;
+        let state = g.state()?;
+        let secret = g
+            .game
+            .prompts(state)?
+            .iter()
+            .any(|p| p.seat == seat && p.kind == PromptKind::Secret);
+        let choices = g.game.legal_texts(state, seat)?.join(", ");
+        Ok(Reply::text(if secret {
+            format!(
+                "Your secret choices in game {id} ({}), to send with /secret: {choices}.",
+                g.name()
+            )
+        } else {
+            format!("Your moves in game {id} ({}): {choices}.", g.name())
+        }))
     }
 
     /// The moves `user` may make now in the game meant, filtered by what they typed
@@ -1537,7 +1686,9 @@ fn private_of(g: &Loaded) -> Result<Private, ServiceError> {
 
 fn parse_days(value: &str) -> Result<Option<i64>, ServiceError> {
     let v = value.trim().to_ascii_lowercase();
-    if matches!(v.as_str(), "none" | "off" | "no" | "0" | "unlimited") {
+    // No clock is asked for in words; 0 is refused below like any number out of range, so a
+    // typo cannot quietly switch the clock off.
+    if matches!(v.as_str(), "none" | "off" | "no" | "unlimited") {
         return Ok(None);
     }
     match v.trim_end_matches('d').parse::<i64>() {
@@ -1583,6 +1734,18 @@ pub fn option_pairs(text: &str) -> Result<Vec<(String, String)>, ServiceError> {
     Ok(pairs)
 }
 
+/// What a move prompt says beyond "White to move", if anything: a turn of several moves
+/// (Zombie Chess), a blow that may be declined (Synchronous Chess), a promotion to choose.
+fn move_prompt_detail(p: &Prompt) -> Option<&str> {
+    let plain = format!("{} to move", p.seat.colour_name());
+    let rest = p
+        .text
+        .strip_prefix(plain.as_str())
+        .unwrap_or(p.text.as_str());
+    let rest = rest.trim_start_matches([';', ':', ',']).trim();
+    (!rest.is_empty()).then_some(rest)
+}
+
 fn describe_status(s: Status) -> &'static str {
     match s {
         Status::Open => "waiting for players",
@@ -1590,6 +1753,11 @@ fn describe_status(s: Status) -> &'static str {
         Status::Finished => "over",
         Status::Aborted => "called off",
     }
+}
+
+/// "1 seat left", "2 seats left".
+fn seats_left(n: usize) -> String {
+    format!("{n} seat{} left", if n == 1 { "" } else { "s" })
 }
 
 /// "2 days 3 hours", "5 hours", "12 minutes".

@@ -205,6 +205,16 @@ impl Store {
         Ok(row.map(|r| GameId(r.get(0))))
     }
 
+    /// Games announced in `channel` that are still waiting for players, oldest first.
+    pub async fn open_games_in(&self, channel: &str) -> Result<Vec<GameId>, DbError> {
+        let rows =
+            sqlx::query("SELECT id FROM games WHERE channel = ? AND status = 'open' ORDER BY id")
+                .bind(channel)
+                .fetch_all(&self.reader)
+                .await?;
+        Ok(rows.iter().map(|r| GameId(r.get(0))).collect())
+    }
+
     /// Records the thread a frontend made for a game.
     pub async fn set_thread(&self, id: GameId, thread: &str) -> Result<(), DbError> {
         sqlx::query("UPDATE games SET thread = ? WHERE id = ? AND thread IS NULL")

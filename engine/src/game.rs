@@ -255,8 +255,10 @@ pub enum EndReason {
     /// Both kings mated or captured at the same moment (Synchronous chess).
     BothKingsFell,
     Stalemate,
-    /// A player with no piece or no move (checkers).
+    /// A player with pieces but no move (checkers).
     NoMoves,
+    /// A player with no piece left (checkers: all captured, or all held prisoner).
+    NoPieces,
     InsufficientMaterial,
     FiftyMoveRule,
     ThreefoldRepetition,
@@ -274,6 +276,7 @@ impl EndReason {
             EndReason::BothKingsFell => "both kings falling at once",
             EndReason::Stalemate => "stalemate",
             EndReason::NoMoves => "leaving the opponent no move",
+            EndReason::NoPieces => "capturing every piece",
             EndReason::InsufficientMaterial => "insufficient material",
             EndReason::FiftyMoveRule => "the fifty-move rule",
             EndReason::ThreefoldRepetition => "threefold repetition",

@@ -677,13 +677,17 @@ impl CheckersPosition {
             .filter(|p| !p.is_empty())
             .collect();
         if parts.len() < 2 {
-            return Err(format!(
-                "'{t}' is not a move: write it like 11-15 or 15x24, or c3-d4"
-            ));
+            return Err(format!("'{t}' is not a move: {}", self.notation_hint()));
         }
         let mut cells = Vec::new();
         for p in &parts {
             let cell = match p.parse::<u32>() {
+                Ok(_) if self.rules.kind == Kind::Queens => {
+                    return Err(format!(
+                        "'{t}' is not a move: Queens has no square numbers; {}",
+                        self.notation_hint()
+                    ))
+                }
                 Ok(n) => self.cell_of_number(n),
                 Err(_) => self.board.cell(p),
             };
@@ -734,6 +738,18 @@ impl CheckersPosition {
                     .collect::<Vec<_>>()
                     .join(", ")
             )),
+        }
+    }
+
+    /// How moves are written in this game. Queens uses every square, so it has no square
+    /// numbers: its example is one of the moves legal now, which is sure to read back.
+    fn notation_hint(&self) -> String {
+        if self.rules.kind != Kind::Queens {
+            return "write it like 11-15 or 15x24, or c3-d4".into();
+        }
+        match self.legal_moves().first() {
+            Some(m) => format!("write it in coordinates, like {}", self.move_text(m)),
+            None => "write it in coordinates, like c3-d4".into(),
         }
     }
 
@@ -1045,6 +1061,23 @@ mod tests {
             &[("d4", &[BK]), ("e4", &[W]), ("d5", &[W]), ("h8", &[W])],
         );
         assert_eq!(texts(&p), ["d4xd6", "d4xf4"]);
+    }
+
+    #[test]
+    fn queens_hints_give_its_own_notation() {
+        let p = CheckersPosition::start(rules(Kind::Queens, Wrap::None, false), 0);
+        let example = p.move_text(&p.legal_moves()[0]);
+        for text in ["e4", "11-15"] {
+            let err = p.parse_move(text).unwrap_err();
+            assert!(
+                err.contains(&format!("write it in coordinates, like {example}")),
+                "{text}: {err}"
+            );
+        }
+        assert!(p.parse_move(&example).is_ok(), "the example reads back");
+        let checkers = CheckersPosition::american();
+        let err = checkers.parse_move("e4").unwrap_err();
+        assert!(err.contains("write it like 11-15"), "{err}");
     }
 
     #[test]

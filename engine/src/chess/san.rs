@@ -221,6 +221,15 @@ impl Position {
                 }),
             };
         }
+        // Square numbers (`3x17`, `11-15`) are checkers notation, not a chess move; without
+        // this, `3x17` would read as a move to a square "x17".
+        if cleaned.starts_with(|c: char| c.is_ascii_digit())
+            && cleaned
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, 'x' | 'X' | '-' | ':'))
+        {
+            return Err(MoveParseError::Unreadable { text: shown });
+        }
         let patterns = read_patterns(&cleaned).ok_or_else(|| MoveParseError::Unreadable {
             text: shown.clone(),
         })?;

@@ -274,6 +274,14 @@ fn refusals_say_why() {
     );
     assert!(why("Ni9").contains("not on this board"));
     assert!(why("hello").contains("is not a move"));
+    // Checkers notation is not taken for a move to a square "x17".
+    for text in ["3x17", "23x14", "11-15"] {
+        assert!(
+            why(text).starts_with(&format!("'{text}' is not a move: write it like Nf3")),
+            "{text}: {}",
+            why(text)
+        );
+    }
     assert!(why("O-O").contains("needs the squares between king and rook empty"));
     let pinned = pos("4k3/8/8/8/8/4r3/4N3/4K3 w - - 0 1");
     let e = pinned.parse_move("Nc3").unwrap_err().to_string();

@@ -183,10 +183,18 @@ impl CheckersState {
     fn outcome(&self) -> Option<Outcome> {
         let pos = &self.position;
         if pos.legal_moves().is_empty() {
-            return Some(Outcome::win(
-                vec![Seat(1 - pos.turn().0)],
-                EndReason::NoMoves,
-            ));
+            // Both lose the same way, but "no move" is wrong to say of a player with no piece.
+            let loser = pos.turn();
+            let reason = if pos
+                .board()
+                .cells()
+                .any(|c| pos.top(c).is_some_and(|top| top.seat == loser))
+            {
+                EndReason::NoMoves
+            } else {
+                EndReason::NoPieces
+            };
+            return Some(Outcome::win(vec![Seat(1 - loser.0)], reason));
         }
         if pos.quiet_moves() >= NO_PROGRESS_PLIES {
             return Some(Outcome::draw(EndReason::FiftyMoveRule));
@@ -459,6 +467,14 @@ mod tests {
         let mut s = from("B:W14,18:B5");
         play(&mut s, "5-9");
         play(&mut s, "14x5");
+        let outcome = CHECKERS.outcome(&s).unwrap();
+        assert_eq!(
+            outcome,
+            Outcome::win(vec![Seat::WHITE], EndReason::NoPieces)
+        );
+        assert_eq!(outcome.to_string(), "White wins by capturing every piece");
+        // Black's man on 1 is hemmed in by 5, 6 and 10: pieces, but no move.
+        let s = from("B:W5,6,10:B1");
         assert_eq!(
             CHECKERS.outcome(&s),
             Some(Outcome::win(vec![Seat::WHITE], EndReason::NoMoves))

@@ -570,8 +570,13 @@ impl Game for Synchronous {
                 },
                 text: match &state.phase {
                     Phase::Moves => format!("write down your move for turn {}", state.turn),
-                    Phase::Exchange { .. } => {
+                    // A sealed strike is chosen from a menu that offers X; a public one is
+                    // typed, so it is told the whole command that declines.
+                    Phase::Exchange { .. } if sealed => {
                         "strike in the exchange of blows, or X to let it be".into()
+                    }
+                    Phase::Exchange { .. } => {
+                        "strike in the exchange of blows, or let it be with /move X".into()
                     }
                 },
             })
@@ -826,6 +831,11 @@ mod tests {
             (prompts[0].seat, prompts[0].kind.clone()),
             (Seat::BLACK, PromptKind::Move)
         );
+        assert!(
+            prompts[0].text.ends_with("let it be with /move X"),
+            "{}",
+            prompts[0].text
+        );
         write(&mut s, Seat::BLACK, "dxe5");
         assert_eq!(at(&s, "e5"), piece(Seat::BLACK, Role::Pawn));
         // White may answer on the same square.
@@ -845,6 +855,9 @@ mod tests {
         let prompts = Synchronous.prompts(&s);
         assert_eq!(prompts.len(), 2);
         assert!(prompts.iter().all(|p| p.kind == PromptKind::Secret));
+        assert!(prompts
+            .iter()
+            .all(|p| p.text.ends_with("or X to let it be")));
         write(&mut s, Seat::WHITE, "exd5");
         let text = turn_rest(&mut s, Seat::BLACK, "Nxe5");
         assert!(

@@ -230,13 +230,19 @@ impl ZombieState {
         self.last_move = vacated.iter().chain(landed.iter()).copied().collect();
         let dots = if us == Seat::WHITE { "." } else { "..." };
         let who = if mover_was_zombie { " (zombie)" } else { "" };
+        let reveals: Vec<String> = vacated.into_iter().map(|v| self.reveal(us, v)).collect();
+        // The check sign counts the zombies the move raised. Whether it is mate is known only
+        // when the turn ends (zombies may still move): `apply` makes it `#` then.
+        let check = if self.position.seat_in_check(other(us)) {
+            "+"
+        } else {
+            ""
+        };
         let mut said = vec![format!(
-            "{} played {number}{dots} {san}{who}.",
+            "{} played {number}{dots} {san}{check}{who}.",
             us.colour_name()
         )];
-        for v in vacated {
-            said.push(self.reveal(us, v));
-        }
+        said.extend(reveals);
         if let Some(piece) = captured {
             let free = self.burial_cells(us);
             if free.is_empty() {
@@ -483,9 +489,12 @@ impl Game for Zombie {
             ),
             Phase::Move => {
                 let zombies = state.own_zombies(seat).len();
-                let text = if zombies > 0 {
+                let text = if state.ordinary_done {
+                    // The turn goes on only while a zombie can still move: say how to stop.
+                    "your zombies may move now, each once; /move done ends your turn".to_string()
+                } else if zombies > 0 {
                     format!(
-                        "{} to move; your zombies may move too, each once ('done' ends the turn)",
+                        "{} to move; your zombies may move too, each once, before or after your ordinary move",
                         seat.colour_name()
                     )
                 } else {
@@ -620,6 +629,7 @@ impl Game for Zombie {
         }
         let mut said: Vec<String> = Vec::new();
         let mut private = Vec::new();
+        let is_move = matches!(action, Action::Move(_));
         match action {
             Action::Move(m) => said.extend(state.play_move(m)),
             Action::Bury(cell) => {
@@ -669,9 +679,18 @@ impl Game for Zombie {
         }
         state.settle(&mut said);
         said.retain(|s| !s.is_empty());
+        let outcome = state.outcome();
+        // A move that ends its turn in mate: its check sign (the first line) becomes a mate sign.
+        if is_move
+            && outcome
+                .as_ref()
+                .is_some_and(|o| o.reason == EndReason::Checkmate)
+        {
+            said[0] = said[0].replacen('+', "#", 1);
+        }
         let mut events = vec![Event::Public(said.join(" "))];
         events.extend(private);
-        if let Some(o) = state.outcome() {
+        if let Some(o) = outcome {
             events.push(Event::GameOver(o));
         }
         Ok(events)
@@ -821,6 +840,36 @@ mod tests {
             "nothing left to move: the turn ends by itself"
         );
         assert_eq!(s.zombies.len(), 2, "both zombies moved and survive");
+    }
+
+    #[test]
+    fn checks_and_mates_carry_their_signs() {
+        let mut s = from("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        let said = act(&mut s, "Ra8");
+        assert!(said.contains("White played 1. Ra8+."), "{said}");
+        let mut s = from("7k/6pp/8/8/8/8/8/R3K3 w - - 0 1");
+        let said = act(&mut s, "Ra8");
+        assert!(said.contains("White played 1. Ra8#."), "{said}");
+        assert_eq!(
+            Zombie.outcome(&s),
+            Some(Outcome::win(vec![Seat::WHITE], EndReason::Checkmate))
+        );
+    }
+
+    #[test]
+    fn after_the_ordinary_move_the_prompt_says_the_zombies_may_move() {
+        let mut s = from("4k3/8/2P5/8/8/8/8/4K3 w - - 0 1");
+        s.zombies.push(s.position.board().cell("c6").unwrap());
+        assert!(Zombie.prompts(&s)[0]
+            .text
+            .contains("your zombies may move too"));
+        act(&mut s, "Kd2");
+        let prompts = Zombie.prompts(&s);
+        assert_eq!(prompts[0].seat, Seat::WHITE);
+        assert_eq!(
+            prompts[0].text,
+            "your zombies may move now, each once; /move done ends your turn"
+        );
     }
 
     #[test]
