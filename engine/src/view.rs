@@ -139,4 +139,7 @@ pub struct View {
     pub status: String,
     /// The viewer's private table, if the game keeps one for them.
     pub panel: Option<Panel>,
+    /// Names to print small in a corner of cells, for games whose notation names squares
+    /// otherwise than by the board's labels (checkers' numbers 1-32); empty for most games.
+    pub square_names: Vec<(Cell, String)>,
 }

@@ -69,6 +69,7 @@ fn four_army_view() -> View {
         move_number: 12,
         status: "Seat 3 to move".into(),
         panel: None,
+        square_names: vec![],
     }
 }
 

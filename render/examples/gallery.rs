@@ -21,6 +21,7 @@ fn view(board: Arc<Board>, bottom: Seat, figures: Vec<Placed>, players: &[&str])
         move_number: 7,
         status: format!("{} to move", bottom.colour_name()),
         panel: None,
+        square_names: vec![],
     }
 }
 
@@ -42,7 +43,9 @@ fn main() {
         p.number = Some(i as u8 + 7);
         figures.push(p);
     }
-    figures.push(Placed::new(c("f2"), Seat(0), Figure::CheckersKing));
+    let mut king = Placed::new(c("f2"), Seat(0), Figure::CheckersKing);
+    king.number = Some(5);
+    figures.push(king);
     for l in ["b8", "d8", "f8", "h8", "a7", "c7"] {
         figures.push(Placed::new(c(l), Seat(1), Figure::Man));
     }
@@ -62,11 +65,10 @@ fn main() {
         Seat(1),
         layers(&[(0, false), (0, true), (1, false)]),
     ));
-    figures.push(Placed::new(
-        c("f4"),
-        Seat(0),
-        layers(&[(1, false), (0, false)]),
-    ));
+    // A numbered checker holding a prisoner of the other colour.
+    let mut numbered = Placed::new(c("f4"), Seat(0), layers(&[(1, false), (0, false)]));
+    numbered.number = Some(10);
+    figures.push(numbered);
     figures.push(Placed::new(
         c("e5"),
         Seat(0),
@@ -79,10 +81,13 @@ fn main() {
             (0, true),
         ]),
     ));
-    save(
-        "checkers.png",
-        &view(board.clone(), Seat(0), figures, &["alice", "bob"]),
-    );
+    let mut checkers = view(board.clone(), Seat(0), figures, &["alice", "bob"]);
+    let numbering = engine::checkers::CheckersPosition::american();
+    checkers.square_names = board
+        .cells()
+        .filter_map(|c| Some((c, numbering.square_number(c)?.to_string())))
+        .collect();
+    save("checkers.png", &checkers);
 
     // Chess Kit markers.
     let mut figures = Vec::new();

@@ -2,9 +2,9 @@
 //!
 //! Drawing follows the board's own cell polygons, so any geometry renders without special
 //! code. Everything that does not change between moves is prepared once and cached: each
-//! board's background for each viewing side (cells, coordinates, wrap hints), piece sprites
-//! per army and size, and text glyphs. A render copies the background, tints the highlighted
-//! cells, blits the sprites, writes the caption and encodes.
+//! board's background for each viewing side (cells, coordinates, square names, wrap hints),
+//! piece sprites per army and size, and text glyphs. A render copies the background, tints the
+//! highlighted cells, blits the sprites, writes the caption and encodes.
 //!
 //! ```
 //! use engine::registry;
@@ -26,7 +26,7 @@ mod text;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use engine::board::{Board, BoardSpec, Shade, Wrap};
+use engine::board::{Board, BoardSpec, Cell, Shade, Wrap};
 use engine::chess::Seat;
 use engine::view::{Figure, Marker, Placed, View};
 use image::codecs::png::{CompressionType, FilterType, PngEncoder};
@@ -51,25 +51,21 @@ pub fn render_png(view: &View) -> Result<Vec<u8>, RenderError> {
 
 /// The board of `view` as an RGB image.
 pub fn render_image(view: &View) -> RgbImage {
-    let prepared = prepared(&view.board, view.bottom);
+    let prepared = prepared(view);
     let layout = &prepared.layout;
     let mut img = prepared.background.clone();
     let board = &*view.board;
+    // Tinted rather than repainted, so that a square's name stays on it.
     for &cell in &view.last_move {
-        let base = cell_colour(board, cell);
-        fill_polygon(
+        tint_polygon(
             &mut img,
             &layout.polygon(board, cell),
-            palette::mix(base, palette::LAST_MOVE, 0.5),
+            palette::LAST_MOVE,
+            0.5,
         );
     }
     for &cell in &view.checks {
-        let base = cell_colour(board, cell);
-        fill_polygon(
-            &mut img,
-            &layout.polygon(board, cell),
-            palette::mix(base, palette::CHECK, 0.65),
-        );
+        tint_polygon(&mut img, &layout.polygon(board, cell), palette::CHECK, 0.65);
     }
     for placed in &view.figures {
         draw_figure(&mut img, layout, placed);
@@ -156,7 +152,7 @@ fn with_panel(board: RgbImage, panel: &engine::view::Panel) -> RgbImage {
 
 /// The pixel layout `view` is drawn with (cell centres, board rectangle, image size).
 pub fn layout(view: &View) -> Layout {
-    prepared(&view.board, view.bottom).layout.clone()
+    prepared(view).layout.clone()
 }
 
 /// PNG-encodes an image with fast compression (board images are mostly flat colour).
@@ -186,16 +182,24 @@ struct Prepared {
     background: RgbImage,
 }
 
-fn prepared(board: &Arc<Board>, bottom: Seat) -> Arc<Prepared> {
-    type Cache = Mutex<HashMap<(BoardSpec, usize), Arc<Prepared>>>;
+fn prepared(view: &View) -> Arc<Prepared> {
+    type Key = (BoardSpec, usize, Vec<(Cell, String)>);
+    type Cache = Mutex<HashMap<Key, Arc<Prepared>>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
-    let key = (board.spec().clone(), bottom.index() % board.frame_count());
+    let board = &view.board;
+    // Square names are part of the background: boards of one geometry named differently
+    // (chess and checkers) are prepared apart.
+    let key = (
+        board.spec().clone(),
+        view.bottom.index() % board.frame_count(),
+        view.square_names.clone(),
+    );
     if let Some(p) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return p.clone();
     }
-    let layout = Layout::new(board, bottom);
-    let background = draw_background(board, &layout);
+    let layout = Layout::new(board, view.bottom);
+    let background = draw_background(board, &layout, &view.square_names);
     let p = Arc::new(Prepared { layout, background });
     cache
         .lock()
@@ -204,7 +208,7 @@ fn prepared(board: &Arc<Board>, bottom: Seat) -> Arc<Prepared> {
     p
 }
 
-fn draw_background(board: &Board, layout: &Layout) -> RgbImage {
+fn draw_background(board: &Board, layout: &Layout, names: &[(Cell, String)]) -> RgbImage {
     let mut img = RgbImage::from_pixel(
         layout.width,
         layout.height,
@@ -217,14 +221,25 @@ fn draw_background(board: &Board, layout: &Layout) -> RgbImage {
             cell_colour(board, cell),
         );
     }
+    draw_square_names(&mut img, board, layout, names);
     draw_coordinates(&mut img, board, layout);
     draw_wrap_hints(&mut img, board, layout);
     img
 }
 
-/// Fills a polygon (pixel coordinates), sampling pixel centres so that neighbouring cells
-/// share edges without gaps or overlap.
+/// Fills a polygon (pixel coordinates) with one colour.
 fn fill_polygon(img: &mut RgbImage, points: &[(f32, f32)], colour: Rgb8) {
+    paint_polygon(img, points, |_| colour);
+}
+
+/// Moves every pixel of a polygon toward `colour` by `t`, keeping what is drawn there.
+fn tint_polygon(img: &mut RgbImage, points: &[(f32, f32)], colour: Rgb8, t: f32) {
+    paint_polygon(img, points, |p| palette::mix(p, colour, t));
+}
+
+/// Repaints each pixel of a polygon (pixel coordinates) from its old colour, sampling pixel
+/// centres so that neighbouring cells share edges without gaps or overlap.
+fn paint_polygon(img: &mut RgbImage, points: &[(f32, f32)], paint: impl Fn(Rgb8) -> Rgb8) {
     if points.len() < 3 {
         return;
     }
@@ -255,9 +270,32 @@ fn fill_polygon(img: &mut RgbImage, points: &[(f32, f32)], colour: Rgb8) {
             let x0 = (pair[0] - 0.5).ceil().max(0.0) as u32;
             let x1 = ((pair[1] - 0.5).ceil().max(0.0) as u32).min(img.width());
             for x in x0..x1 {
-                img.put_pixel(x, y as u32, palette::rgb(colour));
+                let p = img.get_pixel_mut(x, y as u32);
+                p.0 = paint(p.0);
             }
         }
+    }
+}
+
+/// Square names (checkers' numbers), small and faint in the top left corner of their cells as
+/// the viewer sees them: upright, whichever way the board is turned.
+fn draw_square_names(img: &mut RgbImage, board: &Board, layout: &Layout, names: &[(Cell, String)]) {
+    let size = (layout.scale * 0.18) as u32;
+    let pad = layout.scale * 0.04;
+    for (cell, name) in names {
+        let (left, top) = layout
+            .polygon(board, *cell)
+            .into_iter()
+            .fold((f32::MAX, f32::MAX), |(x, y), p| (x.min(p.0), y.min(p.1)));
+        let faint = palette::mix(cell_colour(board, *cell), palette::INK, 0.4);
+        let baseline = top + pad + size as f32 * 0.64;
+        text::draw(
+            img,
+            name,
+            (left + pad, baseline),
+            Ink::new(size, false, faint),
+            f32::MAX,
+        );
     }
 }
 
@@ -352,12 +390,24 @@ fn draw_figure(img: &mut RgbImage, layout: &Layout, placed: &Placed) {
     let cell = layout.scale;
     let army = placed.army.index();
     let mut top_colour = palette::army(army).fill;
+    // Where a number is written (its centre and text size): the middle of the checker.
+    let mut number_at = ((cx, cy), cell * 0.34);
     match &placed.figure {
         Figure::Chess(role) => {
             sprite::sprite(Kind::Chess(*role), army, (cell * 0.9) as u32).draw_centred(img, cx, cy)
         }
         Figure::Man => {
             sprite::sprite(Kind::Man, army, (cell * 0.84) as u32).draw_centred(img, cx, cy)
+        }
+        Figure::CheckersKing if placed.number.is_some() => {
+            // The number keeps the middle clear of the crown: a smaller crown stands above it.
+            sprite::sprite(Kind::Man, army, (cell * 0.84) as u32).draw_centred(img, cx, cy);
+            sprite::sprite(Kind::Crown, 0, (cell * 0.3) as u32).draw_centred(
+                img,
+                cx,
+                cy - cell * 0.17,
+            );
+            number_at = ((cx, cy + cell * 0.11), cell * 0.26);
         }
         Figure::CheckersKing => {
             sprite::sprite(Kind::King, army, (cell * 0.84) as u32).draw_centred(img, cx, cy)
@@ -377,6 +427,9 @@ fn draw_figure(img: &mut RgbImage, layout: &Layout, placed: &Placed) {
             if let Some(top) = layers.last() {
                 top_colour = palette::army(top.army.index()).fill;
             }
+            // A stack's number goes on its top checker's face, as large as the face allows.
+            let (face_y, face_h) = sprite::disc_face(width);
+            number_at = ((cx, cy - height / 2.0 + face_y), face_h * 1.25);
             if layers.len() > 1 {
                 let badge = (cell * 0.3) as u32;
                 let (bx, by) = (cx + cell * 0.3, cy + cell * 0.3);
@@ -391,13 +444,16 @@ fn draw_figure(img: &mut RgbImage, layout: &Layout, placed: &Placed) {
         }
     }
     if let Some(n) = placed.number {
-        let ink = if palette::is_light(top_colour) {
-            palette::INK
-        } else {
-            palette::PAPER
-        };
-        let size = (cell * 0.34) as u32;
-        text::draw_centred(img, &n.to_string(), (cx, cy), Ink::new(size, true, ink));
+        // Dark or light after the checker it is written on, ringed in the other.
+        let ink = palette::ink_on(top_colour);
+        let (at, size) = number_at;
+        text::draw_centred_outlined(
+            img,
+            &n.to_string(),
+            at,
+            Ink::new(size as u32, true, ink),
+            palette::ink_on(ink),
+        );
     }
     let marker = (cell * 0.32) as u32;
     let corner = cell * 0.33;

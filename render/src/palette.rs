@@ -85,3 +85,12 @@ pub fn is_light(c: Rgb8) -> bool {
     let l = 0.299 * c[0] as f32 + 0.587 * c[1] as f32 + 0.114 * c[2] as f32;
     l > 140.0
 }
+
+/// Dark or light text, whichever reads on this colour.
+pub fn ink_on(c: Rgb8) -> Rgb8 {
+    if is_light(c) {
+        INK
+    } else {
+        PAPER
+    }
+}

@@ -138,6 +138,8 @@ pub(crate) enum Kind {
     Tar,
     Badge,
     Mirror,
+    /// A king's crown on its own, to stand above the number of a numbered king.
+    Crown,
 }
 
 /// Sprites are kept per kind, army colour and size.
@@ -159,6 +161,7 @@ pub(crate) fn sprite(kind: Kind, army: usize, size: u32) -> Arc<Sprite> {
         Kind::Tar => token(palette::TAR, None, size),
         Kind::Badge => token(palette::ADRENALINE, None, size),
         Kind::Mirror => mirror(size),
+        Kind::Crown => chess_piece(Role::Queen, palette::GOLD, palette::INK, size),
     });
     cache
         .lock()
@@ -305,8 +308,21 @@ pub(crate) fn disc_height(width: u32) -> u32 {
     (width * 9 / 20).max(8)
 }
 
+/// The top face of a stack disc, in sprite units (-1..1 down the sprite): the centre of its
+/// ellipse and its half-height.
+const FACE_Y: f32 = -0.36;
+const FACE_RY: f32 = 0.62;
+
+/// The top face of a stack disc of a given width: how far its centre lies below the sprite's
+/// top edge, and its height, in pixels.
+pub(crate) fn disc_face(width: u32) -> (f32, f32) {
+    let height = disc_height(width) as f32;
+    ((1.0 + FACE_Y) / 2.0 * height, FACE_RY * height)
+}
+
 /// One checker of a stack seen from the side and a little above: its top face as an ellipse
-/// over its edge. A king's edge is gold.
+/// over its edge. A king's edge is gold. A line rings the face and runs along the bottom, so
+/// that checkers of one colour stacked together stay apart.
 fn disc(fill: Rgb8, king: bool, width: u32) -> Sprite {
     let height = disc_height(width);
     let edge = if king {
@@ -314,10 +330,15 @@ fn disc(fill: Rgb8, king: bool, width: u32) -> Sprite {
     } else {
         palette::darker(fill)
     };
-    let outline = palette::mix(edge, [0, 0, 0], 0.4);
+    // Darker than a light edge, lighter than a dark one (a black edge hides a dark line).
+    let outline = if palette::is_light(edge) {
+        palette::mix(edge, [0, 0, 0], 0.45)
+    } else {
+        palette::mix(edge, [255, 255, 255], 0.4)
+    };
     // In sprite units (-1..1 both ways): the top face is an ellipse centred at y = -0.35,
     // the edge runs down to an ellipse centred at y = +0.35.
-    let (ry, top_c, bottom_c) = (0.62, -0.36, 0.36);
+    let (ry, top_c, bottom_c) = (FACE_RY, FACE_Y, -FACE_Y);
     sample(width, height, |x, y| {
         let in_top = x * x + ((y - top_c) / ry).powi(2) <= 1.0;
         let in_bottom = x * x + ((y - bottom_c) / ry).powi(2) <= 1.0;
@@ -326,9 +347,10 @@ fn disc(fill: Rgb8, king: bool, width: u32) -> Sprite {
             return None;
         }
         let top_rim = x * x + ((y - top_c) / ry).powi(2) > 0.8;
+        let bottom_rim = y > bottom_c && x * x + ((y - bottom_c) / ry).powi(2) > 0.7;
         if in_top && !top_rim {
             Some(fill)
-        } else if in_top {
+        } else if in_top || bottom_rim {
             Some(outline)
         } else {
             Some(edge)

@@ -80,6 +80,29 @@ pub fn draw_centred(img: &mut RgbImage, text: &str, (cx, cy): (f32, f32), ink: I
     draw(img, text, (cx - w / 2.0, baseline), ink, f32::MAX);
 }
 
+/// Draws `text` centred on (cx, cy), ringed one pixel wide in `halo` so that it reads on any
+/// colour, even where it spills over onto another.
+pub fn draw_centred_outlined(
+    img: &mut RgbImage,
+    text: &str,
+    (cx, cy): (f32, f32),
+    ink: Ink,
+    halo: Rgb8,
+) {
+    let ring = Ink {
+        colour: halo,
+        ..ink
+    };
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            if (dx, dy) != (0, 0) {
+                draw_centred(img, text, (cx + dx as f32, cy + dy as f32), ring);
+            }
+        }
+    }
+    draw_centred(img, text, (cx, cy), ink);
+}
+
 fn stamp(img: &mut RgbImage, g: &Coverage, pen: f32, baseline: f32, colour: Rgb8) {
     let x0 = pen.round() as i32 + g.left;
     let y0 = baseline.round() as i32 + g.top;

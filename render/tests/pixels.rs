@@ -37,6 +37,23 @@ fn pixel(img: &RgbImage, p: (f32, f32)) -> Rgb8 {
     img.get_pixel(p.0 as u32, p.1 as u32).0
 }
 
+/// How many pixels of `colour` lie in each quarter of a cell: top left, top right, bottom
+/// left, bottom right.
+fn quarters(img: &RgbImage, view: &View, cell: Cell, colour: Rgb8) -> [usize; 4] {
+    let layout = render::layout(view);
+    let (cx, cy) = layout.cell_centre(cell);
+    let half = (layout.scale / 2.0) as i32;
+    let mut n = [0; 4];
+    for dy in -half..half {
+        for dx in -half..half {
+            if close(pixel(img, (cx + dx as f32, cy + dy as f32)), colour, 10) {
+                n[(dy >= 0) as usize * 2 + (dx >= 0) as usize] += 1;
+            }
+        }
+    }
+    n
+}
+
 fn chess_view(fen: Option<&str>, viewer: Viewer) -> View {
     let chess = registry::variant("chess").unwrap();
     let mut options = Options::new();
@@ -64,6 +81,7 @@ fn synthetic(board: Arc<Board>, bottom: Seat, figures: Vec<Placed>) -> View {
         move_number: 1,
         status: "White to move".into(),
         panel: None,
+        square_names: vec![],
     }
 }
 
@@ -132,6 +150,39 @@ fn each_player_sees_their_own_side_at_the_bottom() {
 }
 
 #[test]
+fn checkers_squares_show_their_numbers_upright_in_a_corner() {
+    let checkers = registry::variant("checkers").unwrap();
+    let mut state = checkers.setup(&Options::new(), 2, 0).unwrap();
+    checkers.play(&mut state, Seat::BLACK, "11-15").unwrap();
+    let faint = palette::mix(palette::DARK_CELL, palette::INK, 0.4);
+    for seat in [Seat::WHITE, Seat::BLACK] {
+        let view = checkers.view(&state, Viewer::Seat(seat)).unwrap();
+        let img = render::render_image(&view);
+        let cell_named = |name: &str| {
+            view.square_names
+                .iter()
+                .find(|(_, n)| n == name)
+                .map(|(c, _)| *c)
+                .unwrap()
+        };
+        // An empty square, and the square just left, whose highlight keeps its number.
+        let left_behind = palette::mix(faint, palette::LAST_MOVE, 0.5);
+        for (name, colour) in [("14", faint), ("11", left_behind)] {
+            let [top_left, rest @ ..] = quarters(&img, &view, cell_named(name), colour);
+            assert!(top_left > 5, "{name} for {seat:?}: {top_left}");
+            assert_eq!(rest, [0, 0, 0], "{name} for {seat:?}");
+        }
+    }
+    // Chess has the same geometry but no square numbers.
+    let chess = chess_view(None, Viewer::Spectator);
+    let img = render::render_image(&chess);
+    for label in ["a3", "c5", "h4"] {
+        let cell = chess.board.cell(label).unwrap();
+        assert_eq!(quarters(&img, &chess, cell, faint), [0; 4], "{label}");
+    }
+}
+
+#[test]
 fn last_move_and_check_are_highlighted() {
     let chess = registry::variant("chess").unwrap();
     let mut state = chess.setup(&Options::new(), 2, 0).unwrap();
@@ -166,6 +217,51 @@ fn last_move_and_check_are_highlighted() {
 }
 
 #[test]
+fn a_private_grid_is_turned_like_the_board_above_it() {
+    let zombie = registry::variant("zombie").unwrap();
+    let mut state = zombie.setup(&Options::new(), 2, 0).unwrap();
+    // Black takes on d4 and buries the white pawn under the knight on c6.
+    for m in ["e4", "e5", "Nf3", "Nc6", "d4", "exd4", "c6"] {
+        let seat = zombie.prompts(&state).unwrap()[0].seat;
+        zombie.play(&mut state, seat, m).unwrap();
+    }
+    let view = zombie.view(&state, Viewer::Seat(Seat::BLACK)).unwrap();
+    let img = render::render_image(&view);
+    let layout = render::layout(&view);
+    // The grid is the block of board-coloured squares under the board.
+    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+    for (x, y, p) in img.enumerate_pixels() {
+        if y >= layout.height && (p.0 == palette::LIGHT_CELL || p.0 == palette::DARK_CELL) {
+            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+        }
+    }
+    assert!(x1 > x0 && y1 > y0, "the grid is drawn");
+    // The P stands in the grid where c6 stands on the board, not where White would see it.
+    let (left, top, right, bottom) = layout.board_rect;
+    let (cx, cy) = layout.cell_centre(view.board.cell("c6").unwrap());
+    let (fx, fy) = ((cx - left) / (right - left), (cy - top) / (bottom - top));
+    let ink_near = |fx: f32, fy: f32| {
+        let x = x0 as f32 + fx * (x1 - x0) as f32;
+        let y = y0 as f32 + fy * (y1 - y0) as f32;
+        let mut n = 0;
+        for dy in -8..=8 {
+            for dx in -8..=8 {
+                if close(pixel(&img, (x + dx as f32, y + dy as f32)), palette::INK, 6) {
+                    n += 1;
+                }
+            }
+        }
+        n
+    };
+    assert!(ink_near(fx, fy) > 5, "the P under c6, as Black sees c6");
+    assert_eq!(
+        ink_near(1.0 - fx, 1.0 - fy),
+        0,
+        "nothing where White would see c6"
+    );
+}
+
+#[test]
 fn four_seats_on_twelve_by_twelve_each_see_their_edge_at_the_bottom() {
     let board = Arc::new(
         SquareBoard::new(12, 12)
@@ -193,6 +289,34 @@ fn four_seats_on_twelve_by_twelve_each_see_their_edge_at_the_bottom() {
         let corner = layout.to_px([1.5, 1.5]);
         assert_eq!(pixel(&img, corner), palette::BACKGROUND);
         assert!(layout.width <= 1200 && layout.width >= 400);
+    }
+}
+
+#[test]
+fn checkers_of_one_colour_in_a_stack_stay_apart() {
+    let board = Arc::new(SquareBoard::new(8, 8).seats_facing(&[0, 2]).build());
+    let d4 = board.cell("d4").unwrap();
+    for army in [0u8, 1] {
+        let layer = Layer {
+            army: Seat(army),
+            king: false,
+        };
+        // Six checkers: a stack that tall is squeezed to fit the cell.
+        let stack = Placed::new(d4, Seat(army), Figure::Stack(vec![layer; 6]));
+        let view = synthetic(board.clone(), Seat(0), vec![stack]);
+        let img = render::render_image(&view);
+        let layout = render::layout(&view);
+        // Straight down the middle of the stack, each checker's edge is a band of its own,
+        // parted from the next by a line that differs visibly from it.
+        let edge = palette::darker(render::army_colours(army as usize).fill);
+        let (cx, cy) = layout.cell_centre(d4);
+        let top = cy - layout.scale / 2.0;
+        let mut on_edge = vec![false];
+        on_edge.extend(
+            (0..layout.scale as i32).map(|dy| close(pixel(&img, (cx, top + dy as f32)), edge, 12)),
+        );
+        let bands = on_edge.windows(2).filter(|w| !w[0] && w[1]).count();
+        assert_eq!(bands, 6, "army {army}: {on_edge:?}");
     }
 }
 
@@ -234,6 +358,39 @@ fn wrapped_edges_show_a_hint_and_flat_ones_do_not() {
     );
     let torus = count_hint(Wrap::Both);
     assert!(torus.iter().all(|n| *n > 50), "{torus:?}");
+}
+
+#[test]
+fn a_numbered_king_shows_both_its_crown_and_its_number() {
+    let board = Arc::new(SquareBoard::new(8, 8).seats_facing(&[0, 2]).build());
+    let cell = board.cell("e5").unwrap();
+    let mut king = Placed::new(cell, Seat(1), Figure::CheckersKing);
+    king.number = Some(12);
+    let view = synthetic(board.clone(), Seat(0), vec![king]);
+    let img = render::render_image(&view);
+    let layout = render::layout(&view);
+    // The black king's number is white, its crown gold: the rows each is drawn on must not
+    // meet, or the number covers the crown.
+    let (cx, cy) = layout.cell_centre(cell);
+    let r = (layout.scale / 2.0) as i32;
+    let rows = |colour: Rgb8| {
+        let rows: Vec<i32> = ((cy as i32 - r)..(cy as i32 + r))
+            .filter(|&y| {
+                ((cx as i32 - r)..(cx as i32 + r))
+                    .any(|x| close(img.get_pixel(x as u32, y as u32).0, colour, 4))
+            })
+            .collect();
+        (rows.len(), rows.first().copied(), rows.last().copied())
+    };
+    let (crown_rows, _, crown_bottom) = rows(palette::GOLD);
+    let (number_rows, number_top, _) = rows(palette::PAPER);
+    assert!(crown_rows > 8, "the crown shows");
+    assert!(number_rows > 8, "the number shows");
+    assert!(
+        crown_bottom < number_top,
+        "the crown (down to {crown_bottom:?}) stands above the number (from {number_top:?})"
+    );
+    assert!(count_in_cell(&img, &view, cell, palette::GOLD) > 20);
 }
 
 #[test]
@@ -314,6 +471,77 @@ fn checkers_stacks_numbers_and_markers_are_drawn() {
     assert!(count_in_cell(&img, &view, c("f6"), palette::GOLD) > 5);
     // The checkers king wears a gold crown.
     assert!(count_in_cell(&img, &view, c("h8"), palette::GOLD) > 20);
+}
+
+#[test]
+fn numbers_stand_out_from_whatever_they_are_written_on() {
+    let board = Arc::new(SquareBoard::new(8, 8).seats_facing(&[0, 2]).build());
+    let c = |l: &str| board.cell(l).unwrap();
+    let layer = |army: u8| Layer {
+        army: Seat(army),
+        king: false,
+    };
+    // Men of both colours, and stacks whose top checker holds prisoners of the other colour
+    // (Queens with Numbers: a white 10 over black prisoners was all but invisible).
+    let figures = [
+        ("b2", vec![layer(0)]),
+        ("d2", vec![layer(1)]),
+        ("f2", vec![layer(1), layer(1), layer(0)]),
+        ("h2", vec![layer(0), layer(0), layer(1)]),
+        ("c5", vec![layer(1), layer(0)]),
+    ]
+    .into_iter()
+    .map(|(label, layers)| {
+        let top = layers.last().unwrap().army;
+        let figure = if layers.len() == 1 {
+            Figure::Man
+        } else {
+            Figure::Stack(layers)
+        };
+        let mut placed = Placed::new(c(label), top, figure);
+        placed.number = Some(10);
+        placed
+    })
+    .collect();
+    let view = synthetic(board.clone(), Seat(0), figures);
+    let img = render::render_image(&view);
+    let layout = render::layout(&view);
+    let luma = |c: Rgb8| 0.299 * c[0] as f32 + 0.587 * c[1] as f32 + 0.114 * c[2] as f32;
+    for placed in &view.figures {
+        let label = board.label(placed.cell);
+        let ink = if palette::is_light(render::army_colours(placed.army.index()).fill) {
+            palette::INK
+        } else {
+            palette::PAPER
+        };
+        // Every pixel of the number's ink has something of the opposite lightness within three
+        // pixels: the checker under it or a ring round it. (The stack's count badge, bottom
+        // right, is left out.)
+        let (cx, cy) = layout.cell_centre(placed.cell);
+        let (bx, by) = (cx + layout.scale * 0.3, cy + layout.scale * 0.3);
+        let r = (layout.scale / 2.0) as i32 - 3;
+        let mut inked = 0;
+        for y in (cy as i32 - r)..(cy as i32 + r) {
+            for x in (cx as i32 - r)..(cx as i32 + r) {
+                let in_badge = (x as f32 - bx).hypot(y as f32 - by) < layout.scale * 0.17;
+                if in_badge || img.get_pixel(x as u32, y as u32).0 != ink {
+                    continue;
+                }
+                inked += 1;
+                let stands_out = (-3..=3).any(|dy| {
+                    (-3..=3).any(|dx| {
+                        let p = img.get_pixel((x + dx) as u32, (y + dy) as u32).0;
+                        (luma(p) - luma(ink)).abs() > 100.0
+                    })
+                });
+                assert!(stands_out, "the number on {label} is lost at ({x}, {y})");
+            }
+        }
+        assert!(
+            inked > 10,
+            "the number on {label} is drawn ({inked} pixels)"
+        );
+    }
 }
 
 #[test]

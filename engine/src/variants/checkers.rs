@@ -390,6 +390,12 @@ impl Game for CheckersFamily {
                 None => format!("{} to move", pos.turn().colour_name()),
             },
             panel: None,
+            // Moves are written in square numbers (none in Queens, written in coordinates).
+            square_names: pos
+                .board()
+                .cells()
+                .filter_map(|c| Some((c, pos.square_number(c)?.to_string())))
+                .collect(),
         }
     }
 
@@ -496,6 +502,29 @@ mod tests {
             CHECKERS.outcome(&s),
             Some(Outcome::draw(EndReason::ThreefoldRepetition))
         );
+    }
+
+    #[test]
+    fn the_view_names_the_dark_squares_by_number() {
+        let s = CHECKERS.setup(&Options::new(), 2, 0).unwrap();
+        let view = Game::view(&CHECKERS, &s, Viewer::Spectator);
+        assert_eq!(view.square_names.len(), 32);
+        let name = |label: &str| {
+            let cell = view.board.cell(label).unwrap();
+            view.square_names
+                .iter()
+                .find(|(c, _)| *c == cell)
+                .map(|(_, n)| n.as_str())
+        };
+        assert_eq!(name("b8"), Some("1"));
+        assert_eq!(name("f6"), Some("11"));
+        assert_eq!(name("g1"), Some("32"));
+        assert_eq!(name("a8"), None, "light squares have no number");
+        // Queens is written in coordinates.
+        let q = QUEENS.setup(&Options::new(), 2, 0).unwrap();
+        assert!(Game::view(&QUEENS, &q, Viewer::Spectator)
+            .square_names
+            .is_empty());
     }
 
     #[test]

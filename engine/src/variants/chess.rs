@@ -263,6 +263,7 @@ pub(crate) fn board_view(variant: &'static str, pos: &Position, viewer: Viewer) 
         move_number: pos.fullmoves(),
         status: String::new(),
         panel: None,
+        square_names: Vec::new(),
     }
 }
 

@@ -401,11 +401,25 @@ impl ZombieState {
     fn panel(&self, seat: Seat) -> Panel {
         let board = self.position.board();
         let (files, ranks) = board.grid_size().unwrap_or((8, 8));
-        let rows = (0..ranks as i32)
-            .rev()
-            .map(|r| {
-                let cells = (0..files as i32)
-                    .map(|f| {
+        // Laid out as the board is drawn for this seat: Black's is turned half round, with
+        // rank 1 on top and the h-file on the left.
+        let turned = seat == Seat::BLACK;
+        let file_order: Vec<i32> = if turned {
+            (0..files as i32).rev().collect()
+        } else {
+            (0..files as i32).collect()
+        };
+        let rank_order: Vec<i32> = if turned {
+            (0..ranks as i32).collect()
+        } else {
+            (0..ranks as i32).rev().collect()
+        };
+        let rows = rank_order
+            .iter()
+            .map(|&r| {
+                let cells = file_order
+                    .iter()
+                    .map(|&f| {
                         board
                             .at(f, r)
                             .and_then(|c| self.buried_by(seat, c))
@@ -419,8 +433,9 @@ impl ZombieState {
         let count = self.burials[seat.index()].len();
         Panel {
             title: "Zombie Chess: your secret burial grid".into(),
-            columns: (0..files)
-                .map(|f| ((b'a' + f) as char).to_string())
+            columns: file_order
+                .iter()
+                .map(|&f| ((b'a' + f as u8) as char).to_string())
                 .collect(),
             rows,
             notes: vec![format!(
@@ -796,6 +811,15 @@ mod tests {
         };
         assert_eq!(grid(Seat::WHITE), ["P"]);
         assert_eq!(grid(Seat::BLACK), ["N"]);
+        // Each grid is laid out as its owner sees the board: White's P under b2 and Black's N
+        // under g7 both stand in the second column of the second row from the bottom.
+        let corners = [(Seat::WHITE, "b", "2", "P"), (Seat::BLACK, "g", "7", "N")];
+        for (seat, file, rank, role) in corners {
+            let panel = s.panel(seat);
+            assert_eq!(panel.columns[1], file);
+            assert_eq!(panel.rows[6].0, rank);
+            assert_eq!(panel.rows[6].1[1], role);
+        }
         assert_eq!(Zombie.secret_history(&s).len(), 3);
     }
 
