@@ -54,7 +54,7 @@ fn spawn_bot(fake: &FakeDiscord, db: &std::path::Path, log: &std::path::Path) ->
 /// The announcement of the `ply`-th move of the script (0-based) in a game's thread.
 fn announcement(ply: usize) -> String {
     let number = ply / 2 + 1;
-    if ply % 2 == 0 {
+    if ply.is_multiple_of(2) {
         format!("played {number}. {}", SCRIPT[ply])
     } else {
         format!("played {number}... {}", SCRIPT[ply])
@@ -114,7 +114,7 @@ async fn sigkill_at_random_moments_loses_and_doubles_nothing() {
     let mut kills = 0;
     let mut next_kill = Instant::now() + Duration::from_millis(rng.gen_range(200..900));
     let started = Instant::now();
-    let mut last_try = vec![Instant::now() - Duration::from_secs(10); GAMES];
+    let mut last_try = [Instant::now() - Duration::from_secs(10); GAMES];
     loop {
         if kills < KILLS && Instant::now() >= next_kill {
             child.kill().unwrap();
