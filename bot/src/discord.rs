@@ -207,10 +207,14 @@ pub async fn run_with(
         })
         .build();
     let intents = serenity::GatewayIntents::non_privileged();
-    let mut client = serenity::ClientBuilder::new_with_http(http, intents)
-        .framework(framework)
-        .await
-        .map_err(|e| format!("could not start the Discord client: {e}"))?;
+    // Building the client asks Discord for the gateway's address; it must not hang either.
+    let mut client = tokio::time::timeout(
+        START_TIMEOUT,
+        serenity::ClientBuilder::new_with_http(http, intents).framework(framework),
+    )
+    .await
+    .map_err(|_| format!("Discord gave no gateway address within {START_TIMEOUT:?}"))?
+    .map_err(|e| format!("could not start the Discord client: {e}"))?;
     let workers = Workers::spawn(
         service.clone(),
         client.http.clone(),
@@ -242,18 +246,24 @@ where
     let mut pause = Duration::from_secs(1);
     let mut attempt = 1;
     loop {
-        match call().await {
-            Ok(value) => return Ok(value),
-            Err(e) if attempt < START_ATTEMPTS && passing(&e) => {
-                tracing::warn!(attempt, "could not {what}, trying again: {e}");
-                tokio::time::sleep(pause).await;
-                pause *= 2;
-                attempt += 1;
-            }
-            Err(e) => return Err(format!("could not {what}: {e}")),
+        let failure = match tokio::time::timeout(START_TIMEOUT, call()).await {
+            Ok(Ok(value)) => return Ok(value),
+            Ok(Err(e)) if !passing(&e) => return Err(format!("could not {what}: {e}")),
+            Ok(Err(e)) => e.to_string(),
+            Err(_) => format!("no answer within {START_TIMEOUT:?}"),
+        };
+        if attempt == START_ATTEMPTS {
+            return Err(format!("could not {what}: {failure}"));
         }
+        tracing::warn!(attempt, "could not {what}, trying again: {failure}");
+        tokio::time::sleep(pause).await;
+        pause *= 2;
+        attempt += 1;
     }
 }
+
+/// The longest a start-up request may take (serenity's own client waits for ever).
+const START_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Whether a failed request may succeed if tried again: rate limits, Discord's own errors and
 /// lost connections; not refusals.
@@ -274,6 +284,9 @@ const DIRECT_MESSAGES_CLOSED: isize = 50007;
 /// Discord's error code for "a thread has already been created for this message".
 const THREAD_ALREADY_STARTED: isize = 160004;
 
+/// Discord's error code for "unknown channel" (a game's thread that was deleted).
+const UNKNOWN_CHANNEL: isize = 10003;
+
 /// The Discord error code of a failed request, if Discord gave one.
 fn discord_code(error: &serenity::Error) -> Option<isize> {
     match error {
@@ -289,7 +302,10 @@ fn delivery_error(what: &str, error: serenity::Error) -> DeliveryError {
     if discord_code(&error) == Some(DIRECT_MESSAGES_CLOSED) {
         return DeliveryError::DirectMessagesClosed;
     }
-    if passing(&error) {
+    // A 401 means the token was reset: the posts wait for the bot to be fixed, not dropped.
+    let unauthorised = matches!(&error,
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) if r.status_code.as_u16() == 401);
+    if passing(&error) || unauthorised {
         DeliveryError::retry(format!("{what}: {error}"))
     } else {
         DeliveryError::Rejected(format!("{what}: {error}"))
@@ -638,23 +654,51 @@ impl DiscordCourier {
         let channel = match &post.target {
             Target::Channel(c) => discord_channel(c)?,
             Target::GameThread(g) => self.thread(service, *g).await?,
-            Target::Direct(u) => {
-                let user = u
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|&n| n != 0)
-                    .map(UserId::new)
-                    .ok_or_else(|| {
-                        DeliveryError::Rejected(format!("'{u}' is not a Discord user"))
-                    })?;
-                user.create_dm_channel(&self.http)
+            Target::Direct(u) => self.direct_channel(u).await?,
+        };
+        let message = match item.sent_as.as_deref().and_then(|m| m.parse::<u64>().ok()) {
+            // An earlier attempt posted it; only what followed is left to do.
+            Some(id) => serenity::MessageId::new(id),
+            None => {
+                let id = self.post(service, item, channel).await?;
+                service
+                    .store()
+                    .set_sent_as(item.id, &id.to_string())
                     .await
-                    .map_err(|e| delivery_error("opening a direct message", e))?
-                    .id
+                    .map_err(|e| DeliveryError::retry(e.to_string()))?;
+                id
             }
         };
-        // The nonce makes a repeated delivery (after a crash between posting and marking it
-        // delivered) return the message already posted instead of posting it twice.
+        if let (true, Some(game)) = (post.thread_anchor, item.game) {
+            self.start_thread(service, game, channel, message).await?;
+        }
+        Ok(())
+    }
+
+    /// The DM channel with a user.
+    async fn direct_channel(&self, user: &str) -> Result<ChannelId, DeliveryError> {
+        let user = user
+            .parse::<u64>()
+            .ok()
+            .filter(|&n| n != 0)
+            .map(UserId::new)
+            .ok_or_else(|| DeliveryError::Rejected(format!("'{user}' is not a Discord user")))?;
+        user.create_dm_channel(&self.http)
+            .await
+            .map(|dm| dm.id)
+            .map_err(|e| direct(delivery_error("opening a direct message", e)))
+    }
+
+    /// Posts the item's message in `channel`.
+    async fn post(
+        &self,
+        service: &Service,
+        item: &Pending,
+        channel: ChannelId,
+    ) -> Result<serenity::MessageId, DeliveryError> {
+        let post = &item.post;
+        // The nonce makes a repeated delivery (after a crash between posting and noting it)
+        // return the message already posted instead of posting it twice.
         let mut message = CreateMessage::new()
             .content(discord_text(service, &post.text).await)
             .nonce(serenity::Nonce::String(format!("rookery-{}", item.id)))
@@ -666,15 +710,43 @@ impl DiscordCourier {
         if !rows.is_empty() {
             message = message.components(rows);
         }
-        let sent = channel
-            .send_message(&self.http, message)
-            .await
-            .map_err(|e| delivery_error("posting", e))?;
-        if let (true, Some(game)) = (post.thread_anchor, item.game) {
-            self.start_thread(service, game, channel, sent.id).await?;
+        match channel.send_message(&self.http, message).await {
+            Ok(sent) => Ok(sent.id),
+            Err(e) => {
+                if let (Target::GameThread(game), Some(UNKNOWN_CHANNEL)) =
+                    (&post.target, discord_code(&e))
+                {
+                    // The thread was deleted: the game's next attempt makes a new one.
+                    remember_no_thread(service, *game).await?;
+                    return Err(DeliveryError::retry(format!(
+                        "the thread of game {game} is gone; a new one will be made"
+                    )));
+                }
+                let error = delivery_error("posting", e);
+                Err(match post.target {
+                    Target::Direct(_) => direct(error),
+                    _ => error,
+                })
+            }
         }
-        Ok(())
     }
+}
+
+/// A direct message Discord refuses for good goes the way of closed DMs: kept for `/inbox`,
+/// with a word in the game's thread, so a secret prompt is never lost.
+fn direct(error: DeliveryError) -> DeliveryError {
+    match error {
+        DeliveryError::Rejected(_) => DeliveryError::DirectMessagesClosed,
+        other => other,
+    }
+}
+
+async fn remember_no_thread(service: &Service, game: GameId) -> Result<(), DeliveryError> {
+    service
+        .store()
+        .clear_thread(game)
+        .await
+        .map_err(|e| DeliveryError::retry(e.to_string()))
 }
 
 /// A post's select menu (a private choice) and buttons.
@@ -740,6 +812,23 @@ fn game_id(game: Option<i64>) -> Option<GameId> {
     game.map(GameId)
 }
 
+/// The answer to `/play` inside a thread.
+pub const PLAY_IN_A_CHANNEL: &str =
+    "Start games in a text channel, not inside a thread: each game gets a thread of its own.";
+
+/// Whether the command was given inside a thread (as Discord says in the interaction).
+fn in_thread(ctx: Context<'_>) -> bool {
+    let poise::Context::Application(application) = ctx else {
+        return false;
+    };
+    application.interaction.channel.as_ref().is_some_and(|c| {
+        matches!(
+            c.kind,
+            ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::NewsThread
+        )
+    })
+}
+
 /// Start a new game in this channel; it gets its own thread
 #[poise::command(slash_command, guild_only)]
 async fn play(
@@ -755,6 +844,16 @@ async fn play(
     #[max = 8]
     players: Option<u8>,
 ) -> Result<(), Error> {
+    if in_thread(ctx) {
+        // A thread cannot hold threads, and every game gets one of its own.
+        ctx.send(
+            poise::CreateReply::default()
+                .content(PLAY_IN_A_CHANNEL)
+                .ephemeral(true),
+        )
+        .await?;
+        return Ok(());
+    }
     let options = options.unwrap_or_default();
     respond(
         ctx,

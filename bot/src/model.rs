@@ -211,6 +211,23 @@ pub struct Pending {
     pub not_before: i64,
     /// Failed attempts so far.
     pub attempts: i64,
+    /// The frontend's id of the message this post already became, if an earlier attempt got
+    /// that far.
+    pub sent_as: Option<String>,
+}
+
+impl Pending {
+    /// Posts with the same key go out in the order they were made; posts with different keys
+    /// do not wait for each other. A game's posts share one key (its thread is made by its
+    /// announcement, and its story must read in order); other posts are keyed by where they go.
+    pub fn order_key(&self) -> String {
+        match (self.game, &self.post.target) {
+            (Some(game), _) => format!("game {game}"),
+            (None, Target::Channel(c)) => format!("channel {c}"),
+            (None, Target::GameThread(g)) => format!("game {g}"),
+            (None, Target::Direct(u)) => format!("user {u}"),
+        }
+    }
 }
 
 /// The answer to whoever gave a command, shown only to them.

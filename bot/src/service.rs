@@ -107,12 +107,11 @@ pub enum DeliveryError {
     /// The user does not accept direct messages.
     #[error("direct messages closed")]
     DirectMessagesClosed,
-    /// Worth trying again later: after `after` seconds when the platform said how long
-    /// (a rate limit), otherwise after a growing pause.
-    #[error("{why}")]
-    Retry { why: String, after: Option<i64> },
+    /// Worth trying again later, after a growing pause.
+    #[error("{0}")]
+    Retry(String),
     /// Refused for good (the channel is gone, the bot may not post there): set aside with the
-    /// reason, so one dead channel cannot hold up every other post.
+    /// reason, so one dead channel cannot hold up other posts.
     #[error("{0}")]
     Rejected(String),
 }
@@ -120,17 +119,15 @@ pub enum DeliveryError {
 impl DeliveryError {
     /// A failure worth retrying after the usual pause.
     pub fn retry(why: impl Into<String>) -> DeliveryError {
-        DeliveryError::Retry {
-            why: why.into(),
-            after: None,
-        }
+        DeliveryError::Retry(why.into())
     }
 }
 
 /// The pause before the next attempt at a post that failed `attempts` times: 2, 4, 8 ...
-/// seconds, at most 512. A post is never given up for a passing failure.
+/// seconds, at most 64, so a post that did arrive (its answer lost) is sent again while
+/// Discord still recognises its nonce. A post is never given up for a passing failure.
 fn backoff(attempts: i64) -> i64 {
-    1i64 << attempts.clamp(1, 10).min(9) as u32
+    1i64 << attempts.clamp(1, 6)
 }
 
 /// A frontend's way of posting.
@@ -1292,6 +1289,20 @@ impl Service {
 
     // ---- looking ------------------------------------------------------------------------------
 
+    /// The game `user` means, loaded to be looked at (nothing is changed, so no lock).
+    async fn look(
+        &self,
+        user: &User,
+        place: &Place,
+        named: Option<GameId>,
+    ) -> Result<(GameId, Loaded), ServiceError> {
+        let id = self.resolve(user, place, named).await?;
+        let mut tx = self.store.begin().await?;
+        let g = self.load(&mut tx, id).await?;
+        tx.rollback().await?;
+        Ok((id, g))
+    }
+
     /// `/board`: the board from the user's own side (or a spectator's), with the game's state.
     pub async fn board(
         &self,
@@ -1299,10 +1310,7 @@ impl Service {
         place: &Place,
         named: Option<GameId>,
     ) -> Result<Reply, ServiceError> {
-        let id = self.resolve(user, place, named).await?;
-        let mut tx = self.store.begin().await?;
-        let g = self.load(&mut tx, id).await?;
-        tx.rollback().await?;
+        let (id, g) = self.look(user, place, named).await?;
         if g.row.status == Status::Aborted {
             return Ok(Reply::text(format!(
                 "Game {id} ({}) was called off.",
@@ -1348,10 +1356,7 @@ impl Service {
         place: &Place,
         named: Option<GameId>,
     ) -> Result<Reply, ServiceError> {
-        let id = self.resolve(user, place, named).await?;
-        let mut tx = self.store.begin().await?;
-        let g = self.load(&mut tx, id).await?;
-        tx.rollback().await?;
+        let (id, g) = self.look(user, place, named).await?;
         // Not seated, not started, over, not their turn: the same answers /move gives.
         let seat = self.playing_seat(&g, user)?;
         let state = g.state()?;
@@ -1596,15 +1601,19 @@ impl Service {
     /// content). Returns how many posts went out.
     pub async fn flush_outbox(&self, frontend: &impl Deliver) -> Result<usize, ServiceError> {
         let mut sent = 0;
+        // Keys whose oldest post waits: later posts with the same key wait behind it, others go.
+        let mut waiting = std::collections::HashSet::new();
         loop {
-            let batch = self.store.pending(50).await?;
-            if batch.is_empty() {
-                return Ok(sent);
-            }
+            let batch = self.store.pending(500).await?;
+            let mut progressed = false;
             for item in &batch {
-                // Keep order: nothing overtakes a post that is waiting to be tried again.
+                let key = item.order_key();
+                if waiting.contains(&key) {
+                    continue;
+                }
                 if item.not_before > self.now() {
-                    return Ok(sent);
+                    waiting.insert(key);
+                    continue;
                 }
                 match frontend.deliver(self, item).await {
                     Ok(()) => {
@@ -1614,17 +1623,22 @@ impl Service {
                     Err(DeliveryError::DirectMessagesClosed) => {
                         self.direct_messages_closed(item).await?;
                     }
-                    Err(DeliveryError::Retry { why, after }) => {
-                        let wait = after.unwrap_or_else(|| backoff(item.attempts + 1)).max(1);
+                    Err(DeliveryError::Retry(why)) => {
+                        let wait = backoff(item.attempts + 1);
                         let attempts = self.store.mark_attempt(item.id, self.now() + wait).await?;
                         tracing::warn!(post = item.id, attempts, wait, "delivery failed: {why}");
-                        return Ok(sent);
+                        waiting.insert(key);
+                        continue;
                     }
                     Err(DeliveryError::Rejected(why)) => {
                         tracing::error!(post = item.id, "post refused for good: {why}");
                         self.store.mark_failed(item.id, &why, self.now()).await?;
                     }
                 }
+                progressed = true;
+            }
+            if !progressed {
+                return Ok(sent);
             }
         }
     }
@@ -1711,27 +1725,72 @@ fn parse_days(value: &str) -> Result<Option<i64>, ServiceError> {
 /// assert!(option_pairs("fast").is_err());
 /// ```
 pub fn option_pairs(text: &str) -> Result<Vec<(String, String)>, ServiceError> {
+    fn is_key(k: &str) -> bool {
+        !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    }
     let mut pairs: Vec<(String, String)> = Vec::new();
-    for word in text.split([' ', ',', ';']).filter(|w| !w.trim().is_empty()) {
-        let split = word.split_once(['=', ':']).filter(|(k, _)| {
-            !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        });
-        match split {
+    for (separator, word) in words_with_separators(text) {
+        // A position runs on over spaces and commas (PDN writes `W21,22:BK1`) until the next
+        // `key=value`.
+        let starts_option = word.split_once('=').is_some_and(|(k, _)| is_key(k));
+        if let Some((k, v)) = pairs.last_mut() {
+            if k == "fen" && !starts_option {
+                v.push(separator);
+                v.push_str(word);
+                continue;
+            }
+        }
+        match word.split_once(['=', ':']).filter(|(k, _)| is_key(k)) {
             Some((k, v)) => pairs.push((k.to_ascii_lowercase(), v.to_string())),
-            None => match pairs.last_mut() {
-                Some((k, v)) if k == "fen" => {
-                    v.push(' ');
-                    v.push_str(word);
-                }
-                _ => {
-                    return refuse(format!(
-                        "'{word}' is not an option: write key=value, for example days_per_move=2"
-                    ))
-                }
-            },
+            None => {
+                return refuse(format!(
+                    "'{word}' is not an option: write key=value, for example days_per_move=2"
+                ))
+            }
         }
     }
     Ok(pairs)
+}
+
+/// The words of `text` split at spaces, commas and semicolons, each with the separator that
+/// came just before it.
+fn words_with_separators(text: &str) -> Vec<(char, &str)> {
+    let mut words = Vec::new();
+    let mut separator = ' ';
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        if matches!(c, ' ' | ',' | ';') {
+            if i > start {
+                words.push((separator, &text[start..i]));
+            }
+            if i > start || separator == ' ' {
+                separator = c;
+            }
+            start = i + c.len_utf8();
+        }
+    }
+    if start < text.len() {
+        words.push((separator, &text[start..]));
+    }
+    words
+}
+
+#[cfg(test)]
+mod option_tests {
+    use super::option_pairs;
+
+    #[test]
+    fn positions_keep_their_commas_and_spaces() {
+        let pairs = option_pairs("fen=B:W21,22:BK1 days_per_move=2").unwrap();
+        assert_eq!(pairs[0], ("fen".into(), "B:W21,22:BK1".into()));
+        assert_eq!(pairs[1], ("days_per_move".into(), "2".into()));
+        let chess = option_pairs("fen=8/8/8/8/8/8/8/K1k5 w - - 0 1, order=joined").unwrap();
+        assert_eq!(chess[0].1, "8/8/8/8/8/8/8/K1k5 w - - 0 1");
+        assert_eq!(chess[1], ("order".into(), "joined".into()));
+        let listed = option_pairs("board=cylinder,numbers=on; order:joined").unwrap();
+        assert_eq!(listed.len(), 3);
+        assert!(option_pairs("cylinder").is_err());
+    }
 }
 
 /// What a move prompt says beyond "White to move", if anything: a turn of several moves

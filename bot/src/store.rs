@@ -216,6 +216,15 @@ impl Store {
     }
 
     /// Records the thread a frontend made for a game.
+    /// Forgets a game's thread (it was deleted), so the next post makes a new one.
+    pub async fn clear_thread(&self, id: GameId) -> Result<(), DbError> {
+        sqlx::query("UPDATE games SET thread = NULL WHERE id = ?")
+            .bind(id.0)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
     pub async fn set_thread(&self, id: GameId, thread: &str) -> Result<(), DbError> {
         sqlx::query("UPDATE games SET thread = ? WHERE id = ? AND thread IS NULL")
             .bind(thread)
@@ -405,7 +414,7 @@ impl Store {
     pub async fn pending(&self, limit: i64) -> Result<Vec<Pending>, DbError> {
         let rows = sqlx::query(
             "SELECT id, game_id, target_kind, target, body, image, buttons, choices, thread_anchor,
-                    not_before, attempts
+                    not_before, attempts, sent_as
              FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT ?",
         )
         .bind(limit)
@@ -438,6 +447,7 @@ impl Store {
                     },
                     not_before: r.get(9),
                     attempts: r.get(10),
+                    sent_as: r.get(11),
                 })
             })
             .collect())
@@ -475,14 +485,22 @@ impl Store {
         Ok(())
     }
 
-    /// When the oldest undelivered post may next be tried (0: now), if any waits.
+    /// The earliest time an undelivered post may next be tried (0: now), if any waits.
     pub async fn next_delivery(&self) -> Result<Option<i64>, DbError> {
-        let row = sqlx::query(
-            "SELECT not_before FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT 1",
-        )
-        .fetch_optional(&self.reader)
-        .await?;
-        Ok(row.map(|r| r.get(0)))
+        let row = sqlx::query("SELECT MIN(not_before) FROM outbox WHERE delivered_at IS NULL")
+            .fetch_one(&self.reader)
+            .await?;
+        Ok(row.get(0))
+    }
+
+    /// Notes the frontend's id of the message a post became, before the rest of its delivery.
+    pub async fn set_sent_as(&self, id: i64, message: &str) -> Result<(), DbError> {
+        sqlx::query("UPDATE outbox SET sent_as = ? WHERE id = ?")
+            .bind(message)
+            .bind(id)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
     }
 
     /// Folds the write-ahead log into the database file, so the `.db` file alone holds every

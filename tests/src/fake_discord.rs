@@ -38,6 +38,12 @@ pub const GUILD: u64 = 900_000_000_000_000_002;
 /// The server's text channel where games are opened.
 pub const LOBBY: u64 = 900_000_000_000_000_003;
 
+/// How long the fake (like Discord, "a few minutes") recognises a message's nonce.
+const NONCE_WINDOW: Duration = Duration::from_secs(180);
+
+/// How long Discord waits for an interaction's first callback.
+const CALLBACK_DEADLINE: Duration = Duration::from_secs(3);
+
 /// The channel id given to follow-up messages (the fake does not keep them as channel posts).
 const FOLLOWUP_CHANNEL: u64 = 1;
 
@@ -122,6 +128,8 @@ pub struct Interaction {
     pub callbacks: Vec<(u64, Instant, Value)>,
     /// Follow-up messages (content, ephemeral).
     pub followups: Vec<(String, bool)>,
+    /// Callbacks that came after Discord's 3 seconds (refused with 10062).
+    pub late_callbacks: usize,
 }
 
 impl Interaction {
@@ -150,6 +158,8 @@ pub enum Fault {
     Invalid,
     /// Never answer (the bot's request times out or waits).
     Hang,
+    /// Do what was asked, then answer 500 as if the answer were lost on the way back.
+    AnswerLost,
 }
 
 /// Which requests a fault hits.
@@ -190,7 +200,8 @@ struct World {
     next_id: u64,
     channels: HashMap<u64, ChannelKind>,
     messages: Vec<Posted>,
-    nonces: HashMap<(u64, String), u64>,
+    /// Nonces of recent messages: Discord remembers them for a few minutes.
+    nonces: HashMap<(u64, String), (u64, Instant)>,
     threaded_messages: HashSet<u64>,
     interactions: Vec<Interaction>,
     global_commands: Vec<Value>,
@@ -203,8 +214,10 @@ struct World {
     heartbeats: usize,
     connection: Option<mpsc::UnboundedSender<GatewayOrder>>,
     connections: usize,
-    /// Events dispatched while no connection was up, for the next RESUME or READY.
+    /// Events dispatched while no connection was up, for the next RESUME.
     buffered: Vec<Value>,
+    /// Events that never reached the bot (its session ended before it resumed).
+    lost: usize,
 }
 
 struct Shared {
@@ -328,6 +341,11 @@ impl FakeDiscord {
         self.world().channels.get(&id).copied()
     }
 
+    /// A moderator deletes a channel or thread.
+    pub fn delete_channel(&self, id: u64) {
+        self.world().channels.remove(&id);
+    }
+
     /// Threads made in `parent`.
     pub fn threads_of(&self, parent: u64) -> Vec<u64> {
         let world = self.world();
@@ -377,6 +395,11 @@ impl FakeDiscord {
             world.resumes,
             world.heartbeats,
         )
+    }
+
+    /// Events dispatched while the bot was away that its next session never got.
+    pub fn lost_events(&self) -> usize {
+        self.world().lost
     }
 
     /// Every interaction sent so far.
@@ -504,6 +527,7 @@ impl FakeDiscord {
             sent: Instant::now(),
             callbacks: Vec::new(),
             followups: Vec::new(),
+            late_callbacks: 0,
         });
         (id, token)
     }
@@ -666,9 +690,27 @@ impl FakeDiscord {
         .await
     }
 
-    /// Every interaction was answered by exactly one callback within Discord's 3 seconds.
+    /// Every interaction was answered by exactly one callback within Discord's 3 seconds, and
+    /// every answer was private (Rookery answers each user only to them).
     pub fn assert_interactions_answered(&self) {
         for i in self.interactions() {
+            for (kind, _, body) in &i.callbacks {
+                if matches!(kind, 4 | 5) {
+                    let flags = body["data"]["flags"].as_u64().unwrap_or(0);
+                    assert!(
+                        flags & 64 != 0,
+                        "interaction {} answered publicly: {body}",
+                        i.id
+                    );
+                }
+            }
+            for (text, ephemeral) in &i.followups {
+                assert!(
+                    *ephemeral,
+                    "interaction {} followed up publicly: {text}",
+                    i.id
+                );
+            }
             assert_eq!(
                 i.callbacks.len(),
                 1,
@@ -795,17 +837,10 @@ fn on_gateway_payload(
                 serde_json::from_value(event.clone()).expect("READY serenity can read");
             let session = world.session.as_mut().unwrap();
             session.log.push((1, event.clone()));
-            let mut out = vec![event];
-            // Dispatches made while no session was up go out after READY.
-            let buffered = std::mem::take(&mut world.buffered);
-            for mut e in buffered {
-                let session = world.session.as_mut().unwrap();
-                let seq = session.log.len() as u64 + 1;
-                e["s"] = json!(seq);
-                session.log.push((seq, e.clone()));
-                out.push(e);
-            }
-            out
+            // Like Discord, a new session does not get what the old one missed.
+            world.lost += world.buffered.len();
+            world.buffered.clear();
+            vec![event]
         }
         Some(6) => {
             world.resumes += 1;
@@ -923,6 +958,15 @@ async fn rest(State(shared): State<Arc<Shared>>, request: Request) -> Response {
                 tokio::time::sleep(Duration::from_secs(3600)).await;
                 error(StatusCode::GATEWAY_TIMEOUT, 0, "hung")
             }
+            Fault::AnswerLost => {
+                let _ = route(&shared, &method, &path, json, parts);
+                shared.changed.notify_waiters();
+                error(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    0,
+                    "500: Internal Server Error",
+                )
+            }
         };
     }
     let response = route(&shared, &method, &path, json, parts);
@@ -990,6 +1034,16 @@ fn route(
                 }),
             ))
         }
+        ("PUT", ["applications", _, "commands"])
+        | ("PUT", ["applications", _, "guilds", _, "commands"])
+            if commands_problem(&body).is_some() =>
+        {
+            error(
+                StatusCode::BAD_REQUEST,
+                50035,
+                &commands_problem(&body).unwrap_or_default(),
+            )
+        }
         ("PUT", ["applications", _, "commands"]) => {
             world.registrations += 1;
             let registered = registered_commands(&mut world, &body, None);
@@ -1012,6 +1066,14 @@ fn route(
             else {
                 return error(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
             };
+            if body["type"] == json!(8) {
+                if let Some(problem) = autocomplete_problem(&body) {
+                    return error(StatusCode::BAD_REQUEST, 50035, &problem);
+                }
+            }
+            if let Some(problem) = message_problem(&body["data"]) {
+                return error(StatusCode::BAD_REQUEST, 50035, &problem);
+            }
             if !i.callbacks.is_empty() {
                 i.callbacks
                     .push((body["type"].as_u64().unwrap_or(0), Instant::now(), body));
@@ -1021,18 +1083,44 @@ fn route(
                     "Interaction has already been acknowledged.",
                 );
             }
+            if i.sent.elapsed() > CALLBACK_DEADLINE {
+                // Too late: the user has already been shown "This interaction failed".
+                i.late_callbacks += 1;
+                return error(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
+            }
             i.callbacks
                 .push((body["type"].as_u64().unwrap_or(0), Instant::now(), body));
             StatusCode::NO_CONTENT.into_response()
+        }
+        ("POST", ["webhooks", _, _])
+        | ("PATCH", ["webhooks", _, _, "messages", "@original"])
+        | ("POST", ["channels", _, "messages"])
+            if message_problem(&body).is_some() =>
+        {
+            error(
+                StatusCode::BAD_REQUEST,
+                50035,
+                &message_problem(&body).unwrap_or_default(),
+            )
         }
         ("POST", ["webhooks", _, token]) => {
             let Some(i) = world.interactions.iter_mut().find(|i| i.token == *token) else {
                 return error(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
             };
-            let flags = body["flags"].as_u64().unwrap_or(0);
+            let Some((kind, _, first)) = i.callbacks.first() else {
+                // No callback yet: Discord has no webhook for this token.
+                return error(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+            };
+            // After a deferred response, the first follow-up replaces the "thinking" message
+            // and keeps the deferral's visibility, whatever flags it carries itself.
+            let ephemeral = if *kind == 5 && i.followups.is_empty() {
+                first["data"]["flags"].as_u64().unwrap_or(0) & 64 != 0
+            } else {
+                body["flags"].as_u64().unwrap_or(0) & 64 != 0
+            };
             i.followups.push((
                 body["content"].as_str().unwrap_or("").to_string(),
-                flags & 64 != 0,
+                ephemeral,
             ));
             let posted = new_message(&mut world, FOLLOWUP_CHANNEL, &body, &parts, false);
             ok(message_value(shared, &posted))
@@ -1055,19 +1143,23 @@ fn route(
             }
             let nonce = body["nonce"].as_str().map(str::to_string);
             if let (Some(nonce), true) = (&nonce, body["enforce_nonce"] == json!(true)) {
-                if let Some(&existing) = world.nonces.get(&(channel, nonce.clone())) {
-                    let m = world
-                        .messages
-                        .iter()
-                        .find(|m| m.id == existing)
-                        .cloned()
-                        .unwrap();
-                    return ok(message_value(shared, &m));
+                if let Some(&(existing, at)) = world.nonces.get(&(channel, nonce.clone())) {
+                    if at.elapsed() < NONCE_WINDOW {
+                        let m = world
+                            .messages
+                            .iter()
+                            .find(|m| m.id == existing)
+                            .cloned()
+                            .unwrap();
+                        return ok(message_value(shared, &m));
+                    }
                 }
             }
             let posted = new_message(&mut world, channel, &body, &parts, true);
             if let Some(nonce) = nonce {
-                world.nonces.insert((channel, nonce), posted.id);
+                world
+                    .nonces
+                    .insert((channel, nonce), (posted.id, Instant::now()));
             }
             ok(message_value(shared, &posted))
         }
@@ -1138,6 +1230,105 @@ fn route(
             &format!("the fake has no {method} {path}"),
         ),
     }
+}
+
+/// Discord's limits on a message: content up to 2,000 characters, at most 5 rows of
+/// components, 5 buttons or one select menu of at most 25 options a row, custom ids up to 100
+/// characters, labels up to 80.
+fn message_problem(body: &Value) -> Option<String> {
+    let content = body["content"].as_str().unwrap_or("");
+    if content.chars().count() > 2000 {
+        return Some(format!(
+            "content has {} characters",
+            content.chars().count()
+        ));
+    }
+    let rows = body["components"].as_array().cloned().unwrap_or_default();
+    if rows.len() > 5 {
+        return Some(format!("{} component rows", rows.len()));
+    }
+    for row in &rows {
+        let items = row["components"].as_array().cloned().unwrap_or_default();
+        if items.is_empty() || items.len() > 5 {
+            return Some(format!("a row of {} components", items.len()));
+        }
+        for item in &items {
+            let id = item["custom_id"].as_str().unwrap_or("");
+            if id.is_empty() || id.chars().count() > 100 {
+                return Some(format!("custom id {id:?}"));
+            }
+            if item["label"]
+                .as_str()
+                .is_some_and(|l| l.chars().count() > 80)
+            {
+                return Some("a label over 80 characters".into());
+            }
+            let options = item["options"].as_array().map_or(0, Vec::len);
+            if item["type"] == json!(3) && (options == 0 || options > 25 || items.len() > 1) {
+                return Some(format!("a select menu of {options} options"));
+            }
+        }
+    }
+    None
+}
+
+/// Discord's limits on slash commands: at most 100, names of 1-32 lower-case characters,
+/// descriptions of 1-100, at most 25 options each, required options before optional ones.
+fn commands_problem(body: &Value) -> Option<String> {
+    let commands = body.as_array()?;
+    if commands.len() > 100 {
+        return Some(format!("{} commands", commands.len()));
+    }
+    let name_ok = |n: &str| {
+        (1..=32).contains(&n.chars().count())
+            && n.chars()
+                .all(|c| c.is_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+    };
+    for c in commands {
+        let name = c["name"].as_str().unwrap_or("");
+        let description = c["description"].as_str().unwrap_or("");
+        if !name_ok(name) || !(1..=100).contains(&description.chars().count()) {
+            return Some(format!("command {name:?} / {description:?}"));
+        }
+        let options = c["options"].as_array().cloned().unwrap_or_default();
+        if options.len() > 25 {
+            return Some(format!("/{name} has {} options", options.len()));
+        }
+        let mut optional_seen = false;
+        for o in &options {
+            let required = o["required"] == json!(true);
+            if required && optional_seen {
+                return Some(format!("/{name}: a required option after an optional one"));
+            }
+            optional_seen |= !required;
+            let oname = o["name"].as_str().unwrap_or("");
+            let odesc = o["description"].as_str().unwrap_or("");
+            if !name_ok(oname) || !(1..=100).contains(&odesc.chars().count()) {
+                return Some(format!("/{name} option {oname:?} / {odesc:?}"));
+            }
+        }
+    }
+    None
+}
+
+/// Discord's limits on an autocomplete answer: at most 25 choices, names and values of 1-100
+/// characters.
+fn autocomplete_problem(body: &Value) -> Option<String> {
+    let choices = body["data"]["choices"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    if choices.len() > 25 {
+        return Some(format!("{} choices", choices.len()));
+    }
+    choices
+        .iter()
+        .find(|c| {
+            let n = c["name"].as_str().map_or(0, |n| n.chars().count());
+            let v = c["value"].as_str().map_or(1, |v| v.chars().count());
+            !(1..=100).contains(&n) || !(1..=100).contains(&v)
+        })
+        .map(|c| format!("choice {c}"))
 }
 
 fn ok(body: Value) -> Response {

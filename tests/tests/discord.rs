@@ -24,6 +24,18 @@ async fn message_with(fake: &FakeDiscord, channel: u64, needle: &str) -> Posted 
     .await
 }
 
+/// A fake Discord with alice and bob in its server, and the bot connected to it on a new
+/// database (kept while the returned folder lives).
+async fn connected(tag: &str) -> (TempDir, FakeDiscord, Person, Person, RunningBot) {
+    let dir = TempDir::new(tag);
+    let fake = FakeDiscord::start().await;
+    let alice = fake.person(101, "alice");
+    let bob = fake.person(102, "bob");
+    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
+    fake.wait_ready().await;
+    (dir, fake, alice, bob, bot)
+}
+
 /// No post was delivered twice: every message carries its own outbox nonce.
 fn assert_posted_once(fake: &FakeDiscord) {
     let mut seen = std::collections::HashSet::new();
@@ -61,7 +73,13 @@ async fn open_game(
     )
     .await;
     assert!(answer.contains("created"), "{answer}");
-    let lobby = message_with(fake, LOBBY, "wants to play").await;
+    // "Game 2 created: ..."
+    let number = answer
+        .split_whitespace()
+        .nth(1)
+        .map(|n| n.trim_end_matches(':'))
+        .expect("the game's number");
+    let lobby = message_with(fake, LOBBY, &format!("(game {number}:")).await;
     let thread = fake
         .wait_until("the game's thread", WAIT, |f| {
             f.threads_of(LOBBY).contains(&lobby.id).then_some(lobby.id)
@@ -72,12 +90,7 @@ async fn open_game(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_of_chess_from_play_to_checkmate() {
-    let dir = TempDir::new("discord-chess");
-    let fake = FakeDiscord::start().await;
-    let alice = fake.person(101, "alice");
-    let bob = fake.person(102, "bob");
-    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
-    fake.wait_ready().await;
+    let (_dir, fake, alice, bob, bot) = connected("discord-chess").await;
 
     // Start-up registered the commands once, in the guild.
     let (global, guild, registrations) = fake.commands();
@@ -104,6 +117,10 @@ async fn a_game_of_chess_from_play_to_checkmate() {
     }
     let end = message_with(&fake, thread, "checkmate").await;
     assert!(end.content.contains("<@102>"), "{}", end.content);
+
+    // /play inside a game's thread is refused privately: threads cannot hold threads.
+    let inside = slash(&fake, &bob, thread, "play", &[("variant", json!("chess"))]).await;
+    assert!(inside.contains("not inside a thread"), "{inside}");
 
     // One thread, and the lobby has the announcement and the start, once each.
     assert_eq!(fake.threads_of(LOBBY), vec![thread]);
@@ -146,12 +163,7 @@ async fn choose(fake: &FakeDiscord, who: &Person, choice: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn zombie_chess_burials_from_the_direct_message_menu() {
-    let dir = TempDir::new("discord-zombie");
-    let fake = FakeDiscord::start().await;
-    let alice = fake.person(101, "alice");
-    let bob = fake.person(102, "bob");
-    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
-    fake.wait_ready().await;
+    let (_dir, fake, alice, bob, bot) = connected("discord-zombie").await;
     let (lobby, thread) = open_game(&fake, &alice, "zombie", "order=joined").await;
     fake.answer(fake.press(&bob, &lobby, "rookery:join:1"))
         .await;
@@ -228,12 +240,7 @@ async fn zombie_chess_burials_from_the_direct_message_menu() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn synchronous_moves_sealed_from_the_menu_and_with_secret_autocomplete() {
-    let dir = TempDir::new("discord-sync");
-    let fake = FakeDiscord::start().await;
-    let alice = fake.person(101, "alice");
-    let bob = fake.person(102, "bob");
-    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
-    fake.wait_ready().await;
+    let (_dir, fake, alice, bob, bot) = connected("discord-sync").await;
     let (lobby, thread) = open_game(&fake, &alice, "synchronous", "order=joined").await;
     fake.answer(fake.press(&bob, &lobby, "rookery:join:1"))
         .await;
@@ -269,12 +276,7 @@ async fn synchronous_moves_sealed_from_the_menu_and_with_secret_autocomplete() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn move_autocomplete_lists_legal_moves_filtered_and_fast() {
-    let dir = TempDir::new("discord-autocomplete");
-    let fake = FakeDiscord::start().await;
-    let alice = fake.person(101, "alice");
-    let bob = fake.person(102, "bob");
-    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
-    fake.wait_ready().await;
+    let (_dir, fake, alice, bob, bot) = connected("discord-autocomplete").await;
     let (lobby, thread) = open_game(&fake, &alice, "chess", "order=joined").await;
     fake.answer(fake.press(&bob, &lobby, "rookery:join:1"))
         .await;
@@ -324,12 +326,7 @@ async fn chess_game(fake: &FakeDiscord, alice: &Person, bob: &Person) -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn closed_direct_messages_are_kept_for_the_inbox() {
-    let dir = TempDir::new("discord-dms");
-    let fake = FakeDiscord::start().await;
-    let alice = fake.person(101, "alice");
-    let bob = fake.person(102, "bob");
-    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
-    fake.wait_ready().await;
+    let (_dir, fake, alice, bob, bot) = connected("discord-dms").await;
     // Bob's DMs are closed when the game asks for his first sealed move.
     fake.fail_next_dm(
         bob.id,
@@ -359,12 +356,7 @@ async fn closed_direct_messages_are_kept_for_the_inbox() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn posts_refused_for_a_moment_are_retried_never_lost_or_doubled() {
     use rookery_tests::fake_discord::Fault;
-    let dir = TempDir::new("discord-retry");
-    let fake = FakeDiscord::start().await;
-    let alice = fake.person(101, "alice");
-    let bob = fake.person(102, "bob");
-    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
-    fake.wait_ready().await;
+    let (_dir, fake, alice, bob, bot) = connected("discord-retry").await;
     let thread = chess_game(&fake, &alice, &bob).await;
     settled(&bot).await;
 
@@ -411,12 +403,7 @@ async fn posts_refused_for_a_moment_are_retried_never_lost_or_doubled() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_gateway_resumes_after_a_drop_and_reidentifies_after_op_9() {
-    let dir = TempDir::new("discord-gateway");
-    let fake = FakeDiscord::start().await;
-    let alice = fake.person(101, "alice");
-    let bob = fake.person(102, "bob");
-    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
-    fake.wait_ready().await;
+    let (_dir, fake, alice, bob, bot) = connected("discord-gateway").await;
     let thread = chess_game(&fake, &alice, &bob).await;
 
     // The connection drops; a command sent meanwhile is replayed on RESUME.
@@ -433,6 +420,13 @@ async fn the_gateway_resumes_after_a_drop_and_reidentifies_after_op_9() {
     })
     .await;
     slash(&fake, &bob, thread, "move", &[("move", json!("e5"))]).await;
+
+    // A close frame with code 4000 (unknown error): reconnect and resume again.
+    fake.close_connection(4000);
+    fake.wait_until("a third resume", WAIT, |f| {
+        (f.gateway_counts().2 >= 3).then_some(())
+    })
+    .await;
 
     // Op 9 (not resumable): a new IDENTIFY, and the commands are not registered again.
     fake.invalidate_session(false);
@@ -482,4 +476,108 @@ async fn start_up_retries_a_passing_failure_and_stops_on_a_refusal() {
         0,
         "no gateway connection without commands"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_post_whose_answer_was_lost_is_recognised_not_repeated() {
+    use rookery_tests::fake_discord::Fault;
+    let (_dir, fake, alice, bob, bot) = connected("discord-lost-answer").await;
+    // Discord posts the announcement but the bot never hears so; then it makes the thread but
+    // never hears that either. The retries must find both, not make them again.
+    fake.fail_next("POST", "/channels/*/messages", Fault::AnswerLost);
+    fake.fail_next("POST", "/channels/*/messages/*/threads", Fault::AnswerLost);
+    let (lobby, thread) = open_game(&fake, &alice, "chess", "order=joined").await;
+    message_with(&fake, thread, "waiting for 1 more player").await;
+    fake.answer(fake.press(&bob, &lobby, "rookery:join:1"))
+        .await;
+    message_with(&fake, thread, "your move").await;
+    settled(&bot).await;
+
+    let announcements = fake
+        .messages_in(LOBBY)
+        .iter()
+        .filter(|m| m.content.contains("wants to play"))
+        .count();
+    assert_eq!(announcements, 1);
+    assert_eq!(fake.threads_of(LOBBY), vec![thread]);
+    let thread_attempts = fake
+        .requests()
+        .iter()
+        .filter(|r| r.method == "POST" && r.path.ends_with("/threads"))
+        .count();
+    assert!(thread_attempts >= 2, "the thread was asked for again");
+    fake.assert_interactions_answered();
+    assert_posted_once(&fake);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_games_stuck_post_does_not_hold_up_another_game() {
+    use rookery_tests::fake_discord::Fault;
+    let (_dir, fake, alice, bob, bot) = connected("discord-two-games").await;
+    let first = chess_game(&fake, &alice, &bob).await;
+    let carol = fake.person(103, "carol");
+    let dave = fake.person(104, "dave");
+    let (lobby, second) = open_game(&fake, &carol, "chess", "order=joined").await;
+    fake.answer(fake.press(&dave, &lobby, "rookery:join:2"))
+        .await;
+    message_with(&fake, second, "your move").await;
+    settled(&bot).await;
+
+    // Game 1's thread fails for a while; game 2 goes on meanwhile.
+    for _ in 0..2 {
+        fake.fail_next(
+            "POST",
+            &format!("/channels/{first}/messages"),
+            Fault::ServerError,
+        );
+    }
+    slash(&fake, &alice, first, "move", &[("move", json!("e4"))]).await;
+    let answer = slash(&fake, &carol, second, "move", &[("move", json!("d4"))]).await;
+    assert!(answer.contains("d4"), "{answer}");
+    let went = fake
+        .wait_until("game 2's move posted", WAIT, |f| {
+            f.messages_in(second)
+                .into_iter()
+                .find(|m| m.content.contains("1. d4"))
+        })
+        .await;
+    assert!(
+        !fake
+            .messages_in(first)
+            .iter()
+            .any(|m| m.content.contains("1. e4")),
+        "game 1's post should still be waiting"
+    );
+    assert!(went.content.contains("<@103>"));
+    // Game 1's post arrives in the end, once.
+    fake.wait_until("game 1's move posted", Duration::from_secs(30), |f| {
+        f.messages_in(first)
+            .into_iter()
+            .find(|m| m.content.contains("1. e4"))
+    })
+    .await;
+    fake.assert_interactions_answered();
+    assert_posted_once(&fake);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deleted_thread_is_made_again() {
+    let (_dir, fake, alice, bob, bot) = connected("discord-deleted-thread").await;
+    let thread = chess_game(&fake, &alice, &bob).await;
+    settled(&bot).await;
+    fake.delete_channel(thread);
+    slash(&fake, &alice, thread, "move", &[("move", json!("e4"))]).await;
+    let renewed = fake
+        .wait_until("a new thread", WAIT, |f| {
+            f.threads_of(LOBBY).into_iter().find(|&t| t != thread)
+        })
+        .await;
+    message_with(&fake, renewed, "1. e4").await;
+    // The game is played on in the new thread.
+    slash(&fake, &bob, renewed, "move", &[("move", json!("e5"))]).await;
+    message_with(&fake, renewed, "1... e5").await;
+    fake.assert_interactions_answered();
+    bot.stop().await;
 }
