@@ -1775,24 +1775,6 @@ fn words_with_separators(text: &str) -> Vec<(char, &str)> {
     words
 }
 
-#[cfg(test)]
-mod option_tests {
-    use super::option_pairs;
-
-    #[test]
-    fn positions_keep_their_commas_and_spaces() {
-        let pairs = option_pairs("fen=B:W21,22:BK1 days_per_move=2").unwrap();
-        assert_eq!(pairs[0], ("fen".into(), "B:W21,22:BK1".into()));
-        assert_eq!(pairs[1], ("days_per_move".into(), "2".into()));
-        let chess = option_pairs("fen=8/8/8/8/8/8/8/K1k5 w - - 0 1, order=joined").unwrap();
-        assert_eq!(chess[0].1, "8/8/8/8/8/8/8/K1k5 w - - 0 1");
-        assert_eq!(chess[1], ("order".into(), "joined".into()));
-        let listed = option_pairs("board=cylinder,numbers=on; order:joined").unwrap();
-        assert_eq!(listed.len(), 3);
-        assert!(option_pairs("cylinder").is_err());
-    }
-}
-
 /// What a move prompt says beyond "White to move", if anything: a turn of several moves
 /// (Zombie Chess), a blow that may be declined (Synchronous Chess), a promotion to choose.
 fn move_prompt_detail(p: &Prompt) -> Option<&str> {
@@ -1834,5 +1816,23 @@ pub fn describe_duration(seconds: i64) -> String {
         unit(h, "hour")
     } else {
         unit(m.max(1), "minute")
+    }
+}
+
+#[cfg(test)]
+mod option_tests {
+    use super::option_pairs;
+
+    #[test]
+    fn positions_keep_their_commas_and_spaces() {
+        let pairs = option_pairs("fen=B:W21,22:BK1 days_per_move=2").unwrap();
+        assert_eq!(pairs[0], ("fen".into(), "B:W21,22:BK1".into()));
+        assert_eq!(pairs[1], ("days_per_move".into(), "2".into()));
+        let chess = option_pairs("fen=8/8/8/8/8/8/8/K1k5 w - - 0 1, order=joined").unwrap();
+        assert_eq!(chess[0].1, "8/8/8/8/8/8/8/K1k5 w - - 0 1");
+        assert_eq!(chess[1], ("order".into(), "joined".into()));
+        let listed = option_pairs("board=cylinder,numbers=on; order:joined").unwrap();
+        assert_eq!(listed.len(), 3);
+        assert!(option_pairs("cylinder").is_err());
     }
 }
