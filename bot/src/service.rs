@@ -1731,8 +1731,12 @@ pub fn option_pairs(text: &str) -> Result<Vec<(String, String)>, ServiceError> {
     let mut pairs: Vec<(String, String)> = Vec::new();
     for (separator, word) in words_with_separators(text) {
         // A position runs on over spaces and commas (PDN writes `W21,22:BK1`) until the next
-        // `key=value`.
-        let starts_option = word.split_once('=').is_some_and(|(k, _)| is_key(k));
+        // `key=value`, or `key:value` with a lower-case word for key (PDN's own `22:BK1` and
+        // `K5:B1` are not).
+        let starts_option = word.split_once('=').is_some_and(|(k, _)| is_key(k))
+            || word.split_once(':').is_some_and(|(k, _)| {
+                k.len() >= 2 && k.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+            });
         if let Some((k, v)) = pairs.last_mut() {
             if k == "fen" && !starts_option {
                 v.push(separator);

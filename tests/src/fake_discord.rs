@@ -218,6 +218,8 @@ struct World {
     buffered: Vec<Value>,
     /// Events that never reached the bot (its session ended before it resumed).
     lost: usize,
+    /// The gateway intents of the last IDENTIFY.
+    intents: Option<u64>,
 }
 
 struct Shared {
@@ -395,6 +397,11 @@ impl FakeDiscord {
             world.resumes,
             world.heartbeats,
         )
+    }
+
+    /// The gateway intents the bot identified with.
+    pub fn intents(&self) -> Option<u64> {
+        self.world().intents
     }
 
     /// Events dispatched while the bot was away that its next session never got.
@@ -813,6 +820,7 @@ fn on_gateway_payload(
         }
         Some(2) => {
             world.identifies += 1;
+            world.intents = payload["d"]["intents"].as_u64();
             world.connection = Some(orders.clone());
             let session = format!("session-{}", world.identifies);
             world.session = Some(Session {

@@ -92,6 +92,10 @@ async fn open_game(
 async fn a_game_of_chess_from_play_to_checkmate() {
     let (_dir, fake, alice, bob, bot) = connected("discord-chess").await;
 
+    // No privileged intent (server members, presences, message content) is asked for.
+    let privileged = (1 << 1) | (1 << 8) | (1 << 15);
+    assert_eq!(fake.intents().expect("identified") & privileged, 0);
+
     // Start-up registered the commands once, in the guild.
     let (global, guild, registrations) = fake.commands();
     assert!(global.is_empty());
@@ -187,6 +191,12 @@ async fn zombie_chess_burials_from_the_direct_message_menu() {
     slash(&fake, &bob, thread, "move", &[("move", json!("Nxd4"))]).await;
     message_with(&fake, thread, "rises from the grave on c6").await;
     choose(&fake, &bob, "g7").await;
+
+    // Each burier's private burial grid came to them as an image.
+    assert!(fake
+        .dms_to(bob.id)
+        .iter()
+        .any(|m| m.images.iter().any(|i| is_png(i))));
 
     // The menu's answer to a choice nobody asks for any more is a clear refusal.
     let stale = dm_menu_with(&fake, &bob, "c6").await;
