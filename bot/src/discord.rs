@@ -456,6 +456,20 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
                 .send(poise::CreateReply::default().content(SORRY).ephemeral(true))
                 .await;
         }
+        poise::FrameworkError::UnknownInteraction {
+            ctx, interaction, ..
+        } => {
+            // A command Discord still shows from an older registration: say so, privately,
+            // rather than leave the user with "The application did not respond".
+            let answer = CreateInteractionResponse::Message(
+                CreateInteractionResponseMessage::new()
+                    .content(UNKNOWN_COMMAND)
+                    .ephemeral(true),
+            );
+            if let Err(e) = interaction.create_response(ctx, answer).await {
+                tracing::warn!("answering an unknown command: {e}");
+            }
+        }
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {
                 tracing::error!("while handling an error: {e}");
@@ -492,6 +506,10 @@ fn control_of(data: &serenity::ComponentInteractionData) -> Control {
     }
     Control::Unknown
 }
+
+/// What a command Rookery does not (or no longer) has is told.
+pub const UNKNOWN_COMMAND: &str =
+    "Rookery has no such command (any more). /help lists the ones it has.";
 
 /// What a press of an unknown control is told.
 pub const UNKNOWN_CONTROL: &str =

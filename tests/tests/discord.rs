@@ -242,6 +242,9 @@ async fn zombie_chess_burials_from_the_direct_message_menu() {
         .answer(fake.press(&bob, &board, "someone-elses:button"))
         .await;
     assert!(unknown.contains("no longer in use"), "{unknown}");
+    // A slash command left over from an older registration is answered too.
+    let gone = slash(&fake, &bob, thread, "teleport", &[]).await;
+    assert!(gone.contains("no such command"), "{gone}");
 
     fake.assert_interactions_answered();
     assert_posted_once(&fake);

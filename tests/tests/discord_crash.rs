@@ -243,3 +243,31 @@ async fn sigkill_at_random_moments_loses_and_doubles_nothing() {
     }
     store.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binary_says_why_and_exits_when_discord_refuses_its_commands() {
+    let dir = TempDir::new("discord-refused");
+    let fake = FakeDiscord::start().await;
+    fake.fail_next(
+        "PUT",
+        "/applications/*/guilds/*/commands",
+        rookery_tests::fake_discord::Fault::Invalid,
+    );
+    let log = dir.0.join("bot.log");
+    let mut child = spawn_bot(&fake, &dir.0.join("rookery.db"), &log);
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the bot hung instead of stopping"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(status.code(), Some(2));
+    let said = std::fs::read_to_string(&log).unwrap();
+    assert!(said.contains("could not register the commands"), "{said}");
+    assert_eq!(fake.gateway_counts().0, 0);
+}
