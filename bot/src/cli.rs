@@ -70,6 +70,30 @@ pub enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Play random games of a variant to their end through the registry, each action read back
+    /// from its text and the state stored and reloaded after each, with random resignations
+    /// and timeouts mixed in. One line per game, then `N games, N finished, N errors`; exits
+    /// with an error if any game went wrong.
+    Playout {
+        /// The variant id, as in /variants.
+        #[arg(long)]
+        variant: String,
+        /// A variant option as key=value; repeat for several.
+        #[arg(long = "option", value_name = "KEY=VALUE")]
+        options: Vec<String>,
+        /// How many games.
+        #[arg(long, default_value_t = 10)]
+        games: u64,
+        /// The first game's seed; game n uses seed + n.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Seats at the table (default: the variant's smallest count).
+        #[arg(long)]
+        players: Option<usize>,
+        /// Actions after which a game is left unfinished.
+        #[arg(long, default_value_t = 3_000)]
+        max_actions: usize,
+    },
     /// Draw a variant's board as a PNG, as a player or spectator would see it.
     Render {
         /// The variant id, as in /variants (chess, chess960, ...).
@@ -190,6 +214,22 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Str
             depth,
             divide,
         }) => perft(&variant, fen.as_deref(), &options, depth, divide, out, err),
+        Some(Command::Playout {
+            variant,
+            options,
+            games,
+            seed,
+            players,
+            max_actions,
+        }) => {
+            let settings = engine::playout::Settings {
+                seats: players,
+                seed,
+                max_actions,
+                ..engine::playout::Settings::default()
+            };
+            playout(&variant, &options, games, settings, out)
+        }
         Some(Command::Render {
             variant,
             fen,
@@ -205,6 +245,73 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Str
             out,
         ),
     }
+}
+
+/// `rookery playout`: random games to their end; an error if any went wrong.
+pub fn playout(
+    variant: &str,
+    options: &[String],
+    games: u64,
+    settings: engine::playout::Settings,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let game = registry::variant(variant).map_err(|e| e.to_string())?;
+    let options = Options::parse(options).map_err(|e| e.to_string())?;
+    game.info()
+        .check_options(&options)
+        .map_err(|e| e.to_string())?;
+    let (mut finished, mut errors) = (0, 0);
+    for n in 0..games {
+        let settings = engine::playout::Settings {
+            seed: settings.seed.wrapping_add(n),
+            ..settings.clone()
+        };
+        let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            engine::playout::random_game(game, &options, &settings)
+        }))
+        .unwrap_or_else(|panic| {
+            let why = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            Err(format!(
+                "{} (seed {}): panicked: {why}",
+                game.info().id,
+                settings.seed
+            ))
+        });
+        let line = match played {
+            Ok(p) => {
+                let moves: Vec<&str> = p.actions.iter().map(|(_, t)| t.as_str()).collect();
+                let end = match &p.outcome {
+                    Some(outcome) => {
+                        finished += 1;
+                        outcome.to_string()
+                    }
+                    None => format!("unfinished after {} actions", p.actions.len()),
+                };
+                format!(
+                    "game {} (seed {}): {} actions: {} | {end}",
+                    n + 1,
+                    settings.seed,
+                    moves.len(),
+                    moves.join(" ")
+                )
+            }
+            Err(e) => {
+                errors += 1;
+                format!("game {} ERROR {e}", n + 1)
+            }
+        };
+        writeln!(out, "{line}").map_err(|e| e.to_string())?;
+    }
+    writeln!(out, "{games} games, {finished} finished, {errors} errors")
+        .map_err(|e| e.to_string())?;
+    if errors > 0 {
+        return Err(format!("{errors} of {games} games went wrong"));
+    }
+    Ok(())
 }
 
 /// A game of `variant` set up from the command line's options.

@@ -996,11 +996,10 @@ impl Service {
         let id = self.resolve(user, place, named).await?;
         let (_guard, tx, mut g) = self.locked(id).await?;
         let seat = self.seated_in_active(&g, user)?;
-        let winners = (0..g.row.seat_count as u8)
-            .map(Seat)
-            .filter(|s| *s != seat)
-            .collect();
-        let end = self.finish(&mut g, Outcome::win(winners, EndReason::Resignation))?;
+        let outcome = g
+            .game
+            .concede(g.state()?, seat, g.row.seat_count, EndReason::Resignation)?;
+        let end = self.finish(&mut g, outcome)?;
         let text = format!("{{@{}}} resigned.\n{end}", user.id);
         let posts = vec![self.board_post(&g, text)?];
         self.save(tx, &mut g, Some((user, Some(seat))), "resign", "", posts)
@@ -1555,12 +1554,24 @@ impl Service {
             let id = g.row.id;
             let prompted: Vec<Seat> = g.game.prompts(g.state()?)?.iter().map(|p| p.seat).collect();
             if deadline <= now {
-                let winners = (0..g.row.seat_count as u8)
-                    .map(Seat)
-                    .filter(|s| !prompted.contains(s))
-                    .collect();
+                // The game's rules say who wins when a seat runs out of time; when several
+                // run out together, only those who win whichever of them is counted do.
+                let mut winners: Option<Vec<Seat>> = None;
+                for seat in &prompted {
+                    let outcome =
+                        g.game
+                            .concede(g.state()?, *seat, g.row.seat_count, EndReason::Timeout)?;
+                    winners = Some(match winners {
+                        None => outcome.winners,
+                        Some(w) => w
+                            .into_iter()
+                            .filter(|s| outcome.winners.contains(s))
+                            .collect(),
+                    });
+                }
                 let late: Vec<String> = prompted.iter().map(|s| g.mention(*s)).collect();
-                let end = self.finish(&mut g, Outcome::win(winners, EndReason::Timeout))?;
+                let outcome = Outcome::win(winners.unwrap_or_default(), EndReason::Timeout);
+                let end = self.finish(&mut g, outcome)?;
                 let text = format!("{} ran out of time.\n{end}", late.join(" and "));
                 let posts = vec![self.board_post(&g, text)?];
                 self.save(tx, &mut g, None, "timeout", "", posts).await?;

@@ -415,6 +415,20 @@ pub trait Game: Send + Sync + 'static {
         None
     }
 
+    /// The result when `seat` leaves a game of `seats` seats, by resigning or by running out
+    /// of time (`reason`). In a game of two sides the other side wins, which is the default;
+    /// games where one leaving does not end the game, or hands it to a team, decide otherwise.
+    fn concede(
+        &self,
+        _state: &Self::State,
+        seat: Seat,
+        seats: usize,
+        reason: EndReason,
+    ) -> Outcome {
+        let others = (0..seats as u8).map(Seat).filter(|s| *s != seat).collect();
+        Outcome::win(others, reason)
+    }
+
     /// Parses and applies a typed action text, returning its canonical text and the events.
     fn play(
         &self,
@@ -491,6 +505,14 @@ pub trait AnyGame: Send + Sync {
     ) -> Result<(String, Vec<Event>), GameError>;
     fn view(&self, state: &AnyState, viewer: Viewer) -> Result<View, GameError>;
     fn outcome(&self, state: &AnyState) -> Result<Option<Outcome>, GameError>;
+    /// The result when `seat` resigns or runs out of time (see [`Game::concede`]).
+    fn concede(
+        &self,
+        state: &AnyState,
+        seat: Seat,
+        seats: usize,
+        reason: EndReason,
+    ) -> Result<Outcome, GameError>;
     /// The secrets to reveal once the game is over.
     fn secret_history(&self, state: &AnyState) -> Result<Vec<String>, GameError>;
     fn perft(&self, state: &AnyState, depth: u32) -> Result<Option<u64>, GameError>;
@@ -570,6 +592,21 @@ impl<G: Game> AnyGame for G {
     }
     fn outcome(&self, state: &AnyState) -> Result<Option<Outcome>, GameError> {
         Ok(Game::outcome(self, typed(self, state)?))
+    }
+    fn concede(
+        &self,
+        state: &AnyState,
+        seat: Seat,
+        seats: usize,
+        reason: EndReason,
+    ) -> Result<Outcome, GameError> {
+        Ok(Game::concede(
+            self,
+            typed(self, state)?,
+            seat,
+            seats,
+            reason,
+        ))
     }
     fn secret_history(&self, state: &AnyState) -> Result<Vec<String>, GameError> {
         Ok(Game::secret_history(self, typed(self, state)?))

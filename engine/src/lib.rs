@@ -6,11 +6,13 @@
 //! - [`view`]: what one viewer may see, the only input of the renderer.
 //! - [`variants`]: one module per game.
 //! - [`registry`]: every variant by id.
+//! - [`playout`]: random games to their end through the registry, for testing.
 
 pub mod board;
 pub mod checkers;
 pub mod chess;
 pub mod game;
+pub mod playout;
 pub mod registry;
 pub mod variants;
 pub mod view;

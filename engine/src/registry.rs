@@ -33,15 +33,29 @@ pub fn variants() -> &'static [&'static dyn AnyGame] {
     &VARIANTS
 }
 
-/// The variant with this id or alias (case-insensitive).
+/// A name as compared: lower case, without spaces, hyphens or underscores.
+fn normal(name: &str) -> String {
+    name.trim()
+        .to_ascii_lowercase()
+        .replace([' ', '-', '_'], "")
+}
+
+/// The variant with this id or alias, however it is spelt: case, spaces, hyphens and
+/// underscores do not matter.
+///
+/// ```
+/// use engine::registry;
+/// assert_eq!(registry::variant("Zombie-Chess").unwrap().info().id, "zombie");
+/// assert_eq!(registry::variant("american checkers").unwrap().info().id, "checkers");
+/// ```
 pub fn variant(id: &str) -> Result<&'static dyn AnyGame, GameError> {
-    let wanted = id.trim().to_ascii_lowercase().replace([' ', '-', '_'], "");
+    let wanted = normal(id);
     VARIANTS
         .iter()
         .copied()
         .find(|v| {
             let info = v.info();
-            info.id == wanted || info.aliases.contains(&wanted.as_str())
+            normal(info.id) == wanted || info.aliases.iter().any(|a| normal(a) == wanted)
         })
         .ok_or_else(|| {
             let ids: Vec<&str> = VARIANTS.iter().map(|v| v.info().id).collect();

@@ -294,9 +294,10 @@ impl Position {
                 seat: Seat(mover as u8),
                 role: Role::Pawn,
             });
+        // The square the pawn left may be occupied again: in Zombie Chess a piece buried
+        // there rises as the pawn leaves it, and the pawn may still be taken en passant.
         let ok = is_their_pawn
             && self.piece_at(target).is_none()
-            && self.piece_at(origin).is_none()
             && self.rules.armies[mover].double_step.contains(origin);
         ok.then_some(EnPassant { target, pawn })
     }

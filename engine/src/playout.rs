@@ -1,0 +1,209 @@
+//! Random games played to their end through [`AnyGame`], as the bot plays them: every action
+//! chosen among the legal ones, read back from its own text, and the state stored and reloaded
+//! after each; now and then a seat resigns or runs out of time instead. Whatever a variant gets
+//! wrong on the way (a seat asked to act with nothing to do, an action that does not read back,
+//! a state that does not survive storage, a game that neither ends nor asks anyone) is an
+//! error naming the game, the seed and the actions so far.
+//!
+//! ```
+//! use engine::game::Options;
+//! use engine::playout::{random_game, Settings};
+//! let chess = engine::registry::variant("chess").unwrap();
+//! let game = random_game(chess, &Options::new(), &Settings { seed: 3, ..Settings::default() }).unwrap();
+//! assert!(!game.actions.is_empty());
+//! ```
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::game::{AnyGame, EndReason, Options, Outcome};
+use crate::view::Viewer;
+use crate::Seat;
+
+/// How random games are played.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Seats at the table (`None`: the variant's smallest count).
+    pub seats: Option<usize>,
+    /// The seed of the game and of the random choices.
+    pub seed: u64,
+    /// Actions after which a game that has not ended is left unfinished.
+    pub max_actions: usize,
+    /// One action in this many is replaced by a resignation or a timeout (0: never).
+    pub concede_one_in: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            seats: None,
+            seed: 0,
+            max_actions: 3_000,
+            concede_one_in: 400,
+        }
+    }
+}
+
+/// A game played out.
+#[derive(Clone, Debug)]
+pub struct Playout {
+    /// Each action as (seat, canonical text), in order.
+    pub actions: Vec<(Seat, String)>,
+    /// How it ended; `None` if it was still going after `max_actions`.
+    pub outcome: Option<Outcome>,
+}
+
+/// Plays one random game of `game` with `options`.
+pub fn random_game(
+    game: &dyn AnyGame,
+    options: &Options,
+    settings: &Settings,
+) -> Result<Playout, String> {
+    let id = game.info().id;
+    let seats = settings
+        .seats
+        .unwrap_or_else(|| game.info().seat_counts.first().copied().unwrap_or(2));
+    let mut rng = ChaCha8Rng::seed_from_u64(settings.seed ^ 0x005e_ed0f_9a3e);
+    let mut state = game
+        .setup(options, seats, settings.seed)
+        .map_err(|e| format!("{id}: setup: {e}"))?;
+    let mut actions: Vec<(Seat, String)> = Vec::new();
+    let fail = |actions: &[(Seat, String)], what: String| {
+        let last: Vec<&str> = actions
+            .iter()
+            .rev()
+            .take(12)
+            .rev()
+            .map(|(_, t)| t.as_str())
+            .collect();
+        format!(
+            "{id} (seed {}) after {} actions (… {}): {what}",
+            settings.seed,
+            actions.len(),
+            last.join(" ")
+        )
+    };
+    while actions.len() < settings.max_actions {
+        if let Some(outcome) = game
+            .outcome(&state)
+            .map_err(|e| fail(&actions, e.to_string()))?
+        {
+            return Ok(Playout {
+                actions,
+                outcome: Some(outcome),
+            });
+        }
+        let prompts = game
+            .prompts(&state)
+            .map_err(|e| fail(&actions, e.to_string()))?;
+        if prompts.is_empty() {
+            return Err(fail(
+                &actions,
+                "the game is not over but nobody is asked to act".into(),
+            ));
+        }
+        let seat = prompts[rng.gen_range(0..prompts.len())].seat;
+        if settings.concede_one_in > 0 && rng.gen_range(0..settings.concede_one_in) == 0 {
+            let reason = if rng.gen_bool(0.5) {
+                EndReason::Resignation
+            } else {
+                EndReason::Timeout
+            };
+            let outcome = game
+                .concede(&state, seat, seats, reason)
+                .map_err(|e| fail(&actions, e.to_string()))?;
+            if outcome.winners.contains(&seat) {
+                return Err(fail(&actions, format!("{seat:?} conceded and won")));
+            }
+            return Ok(Playout {
+                actions,
+                outcome: Some(outcome),
+            });
+        }
+        let texts = game
+            .legal_texts(&state, seat)
+            .map_err(|e| fail(&actions, e.to_string()))?;
+        if texts.is_empty() {
+            return Err(fail(
+                &actions,
+                format!(
+                    "{} is asked to act but has nothing legal",
+                    seat.colour_name()
+                ),
+            ));
+        }
+        let mut unique = texts.clone();
+        unique.sort();
+        unique.dedup();
+        if unique.len() != texts.len() {
+            return Err(fail(&actions, "two legal actions share a text".into()));
+        }
+        let text = texts[rng.gen_range(0..texts.len())].clone();
+        let (canonical, _events) = game
+            .play(&mut state, seat, &text)
+            .map_err(|e| fail(&actions, format!("{text} was listed but refused: {e}")))?;
+        if canonical != text {
+            return Err(fail(&actions, format!("{text} reads back as {canonical}")));
+        }
+        actions.push((seat, text));
+        let json = game
+            .save(&state)
+            .map_err(|e| fail(&actions, e.to_string()))?;
+        state = game.load(&json).map_err(|e| {
+            fail(
+                &actions,
+                format!("the stored state does not load: {e}\n{json}"),
+            )
+        })?;
+        let again = game
+            .save(&state)
+            .map_err(|e| fail(&actions, e.to_string()))?;
+        if again != json {
+            return Err(fail(
+                &actions,
+                "the state changes when stored and reloaded".into(),
+            ));
+        }
+        for viewer in (0..seats as u8)
+            .map(|s| Viewer::Seat(Seat(s)))
+            .chain([Viewer::Spectator])
+        {
+            game.view(&state, viewer)
+                .map_err(|e| fail(&actions, e.to_string()))?;
+        }
+    }
+    Ok(Playout {
+        actions,
+        outcome: None,
+    })
+}
+
+/// Every combination of the values of a variant's options that take a fixed list of values
+/// (numbers at both ends of their range; free text left out): what a test runs through
+/// [`random_game`] so that every option is played.
+pub fn option_combinations(game: &dyn AnyGame) -> Vec<Options> {
+    use crate::game::OptionValues;
+    let mut combinations = vec![Options::new()];
+    for spec in &game.info().options {
+        let values: Vec<String> = match &spec.values {
+            OptionValues::Choice(list) => list.iter().map(|v| v.to_string()).collect(),
+            OptionValues::Number { min, max, words } => words
+                .iter()
+                .map(|w| w.to_string())
+                .chain([min.to_string(), max.to_string()])
+                .collect(),
+            OptionValues::Text => continue,
+        };
+        combinations = combinations
+            .into_iter()
+            .flat_map(|base| {
+                values.iter().map(move |v| {
+                    let mut o = base.clone();
+                    o.set(spec.key, v);
+                    o
+                })
+            })
+            .collect();
+    }
+    combinations
+}
