@@ -446,7 +446,14 @@ pub trait Game: Send + Sync + 'static {
         }
         let action = self.parse(state, seat, text)?;
         let canonical = self.action_text(state, &action);
-        let events = self.apply(state, seat, action)?;
+        let mut events = self.apply(state, seat, action)?;
+        // The outcome is checked after every action, so no variant can forget to end a game
+        // whose end its own `outcome` sees.
+        if !events.iter().any(|e| matches!(e, Event::GameOver(_))) {
+            if let Some(outcome) = self.outcome(state) {
+                events.push(Event::GameOver(outcome));
+            }
+        }
         Ok((canonical, events))
     }
 }

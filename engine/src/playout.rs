@@ -139,9 +139,22 @@ pub fn random_game(
             return Err(fail(&actions, "two legal actions share a text".into()));
         }
         let text = texts[rng.gen_range(0..texts.len())].clone();
-        let (canonical, _events) = game
+        let (canonical, events) = game
             .play(&mut state, seat, &text)
             .map_err(|e| fail(&actions, format!("{text} was listed but refused: {e}")))?;
+        let announced = events
+            .iter()
+            .any(|e| matches!(e, crate::game::Event::GameOver(_)));
+        let ended = game
+            .outcome(&state)
+            .map_err(|e| fail(&actions, e.to_string()))?
+            .is_some();
+        if announced != ended {
+            return Err(fail(
+                &actions,
+                format!("{text}: the game's end was announced {announced} but is {ended}"),
+            ));
+        }
         if canonical != text {
             return Err(fail(&actions, format!("{text} reads back as {canonical}")));
         }
