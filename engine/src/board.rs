@@ -497,16 +497,24 @@ const KNIGHT: [(i32, i32); 8] = [
     (-1, 2),
 ];
 
+/// The side of the block cut from each corner of the 12x12 board in Adams' cut-throat Doubles
+/// Chess: "The four spaces in each corner are off limits" (2x2). Partners and the 4-player
+/// checkers games use all 144 squares.
+pub const CUT_THROAT_CORNERS: u8 = 2;
+
 /// Builder for boards made of squares: rectangles, holes and walls, cylinders and tori.
 ///
 /// ```
-/// use engine::board::{SquareBoard, Wrap};
+/// use engine::board::{SquareBoard, CUT_THROAT_CORNERS};
 ///
-/// // Adams' 12x12 board for four players, with 3x3 corners cut away.
-/// let board = SquareBoard::new(12, 12).cut_corners(3).seats_facing(&[0, 1, 2, 3]).build();
-/// assert_eq!(board.len(), 144 - 4 * 9);
-/// assert!(board.cell("a1").is_none());
-/// assert!(board.cell("d1").is_some());
+/// // Adams' 12x12 board for four-player cut-throat chess: the four squares of each corner
+/// // (2x2) are off limits.
+/// let board = SquareBoard::new(12, 12).cut_corners(2).seats_facing(&[0, 1, 2, 3]).build();
+/// assert_eq!(board.len(), 144 - 4 * 4);
+/// assert!(board.cell("b2").is_none());
+/// assert!(board.cell("c1").is_some());
+/// // The same board, named.
+/// assert_eq!(SquareBoard::doubles(CUT_THROAT_CORNERS).build().spec(), board.spec());
 /// ```
 #[derive(Clone, Debug)]
 pub struct SquareBoard {
@@ -537,6 +545,16 @@ impl SquareBoard {
             facing: vec![0],
         }
     }
+    /// The 12x12 board of Will Adams' four-player games (*Variations on Chess and Checkers*),
+    /// with a `corner` x `corner` block cut away at each corner: 0 for Doubles Chess partners
+    /// and the 4-player checkers games, which use all 144 squares, or [`CUT_THROAT_CORNERS`] for
+    /// Doubles Chess cut-throat. One seat at each edge, in clockwise order from the bottom:
+    /// forward is up, right, down and left.
+    pub fn doubles(corner: u8) -> SquareBoard {
+        SquareBoard::new(12, 12)
+            .cut_corners(corner)
+            .seats_facing(&[0, 1, 2, 3])
+    }
     /// Join edges.
     pub fn wrap(mut self, wrap: Wrap) -> SquareBoard {
         self.wrap = wrap;
@@ -549,9 +567,13 @@ impl SquareBoard {
         self.holes.dedup();
         self
     }
-    /// Remove an `n` x `n` block at each corner.
+    /// Remove an `n` x `n` block at each corner (none for `n` = 0).
     pub fn cut_corners(self, n: u8) -> SquareBoard {
         let (w, h) = (self.files, self.ranks);
+        assert!(
+            n as usize * 2 <= w.min(h) as usize,
+            "{n}x{n} corners overlap on a {w}x{h} board"
+        );
         let mut holes = Vec::new();
         for f in 0..n {
             for r in 0..n {
@@ -721,31 +743,35 @@ mod tests {
     }
 
     #[test]
-    fn twelve_by_twelve_with_cut_corners() {
-        let board = SquareBoard::new(12, 12)
-            .cut_corners(3)
-            .seats_facing(&[0, 1, 2, 3])
-            .build();
-        assert_eq!(board.len(), 108);
-        for hole in ["a1", "c3", "l12", "j10", "a12", "l1"] {
-            assert!(board.cell(hole).is_none(), "{hole} is cut away");
+    fn doubles_cut_throat_puts_the_four_squares_of_each_corner_off_limits() {
+        let board = SquareBoard::doubles(CUT_THROAT_CORNERS).build();
+        assert_eq!(board.len(), 144 - 4 * 4);
+        for hole in [
+            "a1", "b2", "a2", "b1", "l12", "k11", "a12", "b11", "l1", "k2",
+        ] {
+            assert!(board.cell(hole).is_none(), "{hole} is off limits");
         }
-        // A rook on d1 runs up the d-file to d12; along rank 1 it stops before the cut corner.
+        // Every square of the armies stays: White 1's rooks on c1 and j1, "W2's King rests on
+        // square A6", "B2's QBP rests on K5", and the squares beside the corners.
+        for square in [
+            "c1", "j1", "c2", "b3", "c3", "a3", "a6", "a10", "k3", "k10", "j12", "l10",
+        ] {
+            assert!(board.cell(square).is_some(), "{square} is on the board");
+        }
+        // A rook on d1 runs up the d-file to d12; along rank 1 it stops before the corner.
         assert_eq!(walk(&board, "d1", N).len(), 11);
+        assert_eq!(walk(&board, "d1", W), ["c1"]);
         assert_eq!(
             walk(&board, "d1", E),
-            ["e1", "f1", "g1", "h1", "i1"],
-            "rank 1 ends at i1, j1-l1 are cut"
+            ["e1", "f1", "g1", "h1", "i1", "j1"],
+            "rank 1 ends at j1, k1 and l1 are off limits"
         );
-        assert!(walk(&board, "d1", W).is_empty());
-        // A bishop from d4 toward the lower left meets the hole at c3 at once.
-        assert!(walk(&board, "d4", Dir(5)).is_empty());
-        // A knight on d2 cannot land in the cut corner (b1, b3) but keeps its other leaps.
-        assert_eq!(knight(&board, "d2"), ["c4", "e4", "f1", "f3"]);
-        // A knight on d4 leaps past the corner's edge to b5, which is on the board.
-        assert!(knight(&board, "d4").contains(&"b5".to_string()));
-        assert!(!knight(&board, "d4").contains(&"b3".to_string()));
-        // Each seat's forward points away from its own edge.
+        // A bishop from c3 toward the lower left meets the corner at once.
+        assert!(walk(&board, "c3", Dir(5)).is_empty());
+        // A knight cannot land in the corner (b1 from d2, a2 from c3) but leaps past it.
+        assert_eq!(knight(&board, "d2"), ["b3", "c4", "e4", "f1", "f3"]);
+        assert_eq!(knight(&board, "c3"), ["a4", "b5", "d1", "d5", "e2", "e4"]);
+        // Each seat's forward points away from its own edge, clockwise from the bottom.
         let d1 = board.cell("d1").unwrap();
         let forward = |seat: usize| board.frame(seat).dir(Heading::Forward);
         assert_eq!(board.label(board.step(d1, forward(0)).unwrap()), "d2");
@@ -755,6 +781,27 @@ mod tests {
         assert_eq!(board.label(board.step(d12, forward(2)).unwrap()), "d11");
         let l4 = board.cell("l4").unwrap();
         assert_eq!(board.label(board.step(l4, forward(3)).unwrap()), "k4");
+    }
+
+    #[test]
+    fn doubles_partners_and_checkers_use_all_144_squares() {
+        let board = SquareBoard::doubles(0).build();
+        assert_eq!(board.len(), 144);
+        // Partners: "B1 can move Q - IV12 into White's friendly corner", a1; the friendly
+        // corners a1 and l12 are dark.
+        for corner in ["a1", "l12"] {
+            assert_eq!(board.shade(board.cell(corner).unwrap()), Shade::Dark);
+        }
+        // Doubles checkers: the left-hand partner's displaced checker goes "on the second
+        // square in from the corner", b2.
+        assert!(board.cell("b2").is_some());
+        assert_eq!(walk(&board, "d1", W), ["c1", "b1", "a1"]);
+    }
+
+    #[test]
+    #[should_panic(expected = "overlap")]
+    fn corners_larger_than_half_the_board_are_refused() {
+        SquareBoard::new(8, 8).cut_corners(5);
     }
 
     #[test]
@@ -785,7 +832,7 @@ mod tests {
     #[test]
     fn steps_are_undone_by_the_opposite_direction() {
         for wrap in [Wrap::None, Wrap::Files, Wrap::Both] {
-            let board = SquareBoard::new(12, 12).cut_corners(3).wrap(wrap).build();
+            let board = SquareBoard::doubles(CUT_THROAT_CORNERS).wrap(wrap).build();
             for cell in board.cells() {
                 for d in 0..board.dir_count() {
                     let dir = Dir(d as u8);

@@ -1,10 +1,10 @@
 //! Rendering and encoding a board, as done after every move: an 8x8 chess middlegame and a
-//! 12x12 four-army board.
+//! 12x12 board with Adams' four Doubles Chess armies.
 
 use std::sync::Arc;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use engine::board::SquareBoard;
+use engine::board::{SquareBoard, CUT_THROAT_CORNERS};
 use engine::chess::{Role, Seat};
 use engine::game::Options;
 use engine::registry;
@@ -22,43 +22,45 @@ fn chess_view() -> View {
     chess.view(&state, Viewer::Seat(Seat::BLACK)).unwrap()
 }
 
+/// The back ranks of Adams' Doubles Chess in board order (rank 1 from a to l, file a from 1
+/// to 12): the Whites' kings and the Blacks' queens stand nearer the a1 corner (RULES-NOTES).
+fn doubles_back_ranks() -> [(Role, Role); 8] {
+    [
+        (Role::Rook, Role::Rook),
+        (Role::Knight, Role::Knight),
+        (Role::Bishop, Role::Bishop),
+        (Role::King, Role::Queen),
+        (Role::Queen, Role::King),
+        (Role::Bishop, Role::Bishop),
+        (Role::Knight, Role::Knight),
+        (Role::Rook, Role::Rook),
+    ]
+}
+
 fn four_army_view() -> View {
-    let board = Arc::new(
-        SquareBoard::new(12, 12)
-            .cut_corners(3)
-            .seats_facing(&[0, 1, 2, 3])
-            .build(),
-    );
-    let back = [
-        Role::Rook,
-        Role::Knight,
-        Role::Bishop,
-        Role::Queen,
-        Role::King,
-        Role::Bishop,
-    ];
+    let board = Arc::new(SquareBoard::doubles(CUT_THROAT_CORNERS).build());
+    let cell = |label: &str| board.cell(label).unwrap();
     let mut figures = Vec::new();
-    for (i, role) in back.iter().enumerate() {
-        let f = (b'd' + i as u8) as char;
-        let mut add = |label: String, seat: u8, role: Role| {
+    for (i, (white, black)) in doubles_back_ranks().into_iter().enumerate() {
+        let f = (b'c' + i as u8) as char;
+        let r = i + 3;
+        for (back, front, seat, role) in [
+            (format!("{f}1"), format!("{f}2"), 0, white),
+            (format!("a{r}"), format!("b{r}"), 1, white),
+            (format!("{f}12"), format!("{f}11"), 2, black),
+            (format!("l{r}"), format!("k{r}"), 3, black),
+        ] {
+            figures.push(Placed::new(cell(&back), Seat(seat), Figure::Chess(role)));
             figures.push(Placed::new(
-                board.cell(&label).unwrap(),
+                cell(&front),
                 Seat(seat),
-                Figure::Chess(role),
-            ))
-        };
-        add(format!("{f}1"), 0, *role);
-        add(format!("{f}2"), 0, Role::Pawn);
-        add(format!("{f}12"), 2, *role);
-        add(format!("{f}11"), 2, Role::Pawn);
-        add(format!("a{}", i + 4), 1, *role);
-        add(format!("b{}", i + 4), 1, Role::Pawn);
-        add(format!("l{}", i + 4), 3, *role);
-        add(format!("k{}", i + 4), 3, Role::Pawn);
+                Figure::Chess(Role::Pawn),
+            ));
+        }
     }
     View {
         variant: "bench",
-        last_move: vec![board.cell("e2").unwrap(), board.cell("e4").unwrap()],
+        last_move: vec![cell("e2"), cell("e4")],
         board,
         viewer: Viewer::Seat(Seat(2)),
         bottom: Seat(2),

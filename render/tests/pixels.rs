@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use engine::board::{Board, Cell, SquareBoard, Wrap};
+use engine::board::{Board, Cell, SquareBoard, Wrap, CUT_THROAT_CORNERS};
 use engine::chess::{Role, Seat};
 use engine::game::Options;
 use engine::registry;
@@ -263,12 +263,7 @@ fn a_private_grid_is_turned_like_the_board_above_it() {
 
 #[test]
 fn four_seats_on_twelve_by_twelve_each_see_their_edge_at_the_bottom() {
-    let board = Arc::new(
-        SquareBoard::new(12, 12)
-            .cut_corners(3)
-            .seats_facing(&[0, 1, 2, 3])
-            .build(),
-    );
+    let board = Arc::new(SquareBoard::doubles(CUT_THROAT_CORNERS).build());
     let d1 = board.cell("d1").unwrap();
     let a4 = board.cell("a4").unwrap();
     for (seat, home) in [(0u8, d1), (1, a4)] {
@@ -285,9 +280,14 @@ fn four_seats_on_twelve_by_twelve_each_see_their_edge_at_the_bottom() {
         );
         let img = render::render_image(&view);
         assert!(count_in_cell(&img, &view, home, render::army_colours(seat as usize).fill) > 20);
-        // The cut corner is left in the background colour.
-        let corner = layout.to_px([1.5, 1.5]);
-        assert_eq!(pixel(&img, corner), palette::BACKGROUND);
+        // The four squares of the corner (a1, b2 ...) are left in the background colour; the
+        // squares beside them (b3, c3, c2) are drawn.
+        for off in [[0.5, 0.5], [1.5, 1.5]] {
+            assert_eq!(pixel(&img, layout.to_px(off)), palette::BACKGROUND);
+        }
+        for on in [[1.5, 2.5], [2.5, 2.5], [2.5, 1.5]] {
+            assert_ne!(pixel(&img, layout.to_px(on)), palette::BACKGROUND, "{on:?}");
+        }
         assert!(layout.width <= 1200 && layout.width >= 400);
     }
 }

@@ -1,7 +1,7 @@
 //! Rules tests: one position per rule, and the machinery on boards other than 8x8.
 
 use super::*;
-use crate::board::{SquareBoard, Wrap};
+use crate::board::{SquareBoard, Wrap, CUT_THROAT_CORNERS};
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen, Rules::chess()).unwrap_or_else(|e| panic!("{e}"))
@@ -394,15 +394,12 @@ fn chess_on_a_cylinder() {
     assert_eq!(rook_moves, 7 + 7);
 }
 
-/// Four armies on the 12x12 board with cut corners: each seat's pawns walk away from its own
-/// edge, and teams do not attack each other.
+/// Four armies on Adams' cut-throat 12x12 board (the four squares of each corner off limits):
+/// each seat's pawns walk away from its own edge, and teams do not attack each other.
 #[test]
 fn four_armies_on_twelve_by_twelve() {
     let spec = RulesSpec {
-        board: SquareBoard::new(12, 12)
-            .cut_corners(3)
-            .seats_facing(&[0, 1, 2, 3])
-            .spec(),
+        board: SquareBoard::doubles(CUT_THROAT_CORNERS).spec(),
         teams: vec![0, 1, 0, 1],
     };
     let rules = spec.build();
@@ -416,6 +413,7 @@ fn four_armies_on_twelve_by_twelve() {
         })
     };
     put("g1", 0, Role::King);
+    put("c1", 0, Role::Rook);
     put("e2", 0, Role::Pawn);
     put("a7", 1, Role::King);
     put("b5", 1, Role::Pawn);
@@ -435,7 +433,7 @@ fn four_armies_on_twelve_by_twelve() {
         rules.clone(),
     )
     .unwrap();
-    let pawn_targets = |p: &Position, from: &str| -> Vec<String> {
+    let targets = |p: &Position, from: &str| -> Vec<String> {
         let mut v: Vec<String> = p
             .legal_moves()
             .iter()
@@ -445,13 +443,18 @@ fn four_armies_on_twelve_by_twelve() {
         v.sort();
         v
     };
-    assert_eq!(pawn_targets(&p, "e2"), ["e3", "e4"]);
+    assert_eq!(targets(&p, "e2"), ["e3", "e4"]);
+    // White 1's rook on c1, beside the cut corner: up the c-file to c12, along rank 1 to its
+    // king, never into b1.
+    let rook = targets(&p, "c1");
+    assert_eq!(rook.len(), 11 + 3, "{rook:?}");
+    assert!(rook.contains(&"c12".to_string()) && !rook.contains(&"b1".to_string()));
     p.play(p.parse_move("e2e4").unwrap()).unwrap();
-    assert_eq!(pawn_targets(&p, "b5"), ["c5", "d5"], "seat 1 faces right");
+    assert_eq!(targets(&p, "b5"), ["c5", "d5"], "seat 1 faces right");
     p.play(p.parse_move("b5c5").unwrap()).unwrap();
-    assert_eq!(pawn_targets(&p, "h11"), ["h10", "h9"], "seat 2 faces down");
+    assert_eq!(targets(&p, "h11"), ["h10", "h9"], "seat 2 faces down");
     p.play(p.parse_move("h11h10").unwrap()).unwrap();
-    assert_eq!(pawn_targets(&p, "k8"), ["i8", "j8"], "seat 3 faces left");
+    assert_eq!(targets(&p, "k8"), ["i8", "j8"], "seat 3 faces left");
     p.play(p.parse_move("k8j8").unwrap()).unwrap();
     assert_eq!(p.turn(), Seat(0));
     assert_eq!(p.fullmoves(), 2);

@@ -13,6 +13,12 @@
 //!   passant chance lapses); a promoted piece captures as its new type was assigned; fifty moves
 //!   without capture or pawn move, threefold repetition, and a player without any possible move
 //!   are draws.
+//! - Interpretation (repetition): the game is "regular chess" plus what each player has learned,
+//!   and an attempt is how one learns ("Either way, record what you learned in your table").
+//!   So an attempt, failed or not, is irreversible like a capture or a pawn move: the repetition
+//!   count starts again from the position it leaves, and no position before it counts as a
+//!   repetition of one after it. Failed attempts alone therefore never repeat a position; they
+//!   do count toward the fifty moves, which ends a game of nothing but failed attempts.
 
 use serde::{Deserialize, Serialize};
 
@@ -360,7 +366,11 @@ impl Game for Masquerade {
                     capture as usual. To capture with another piece you ask \"Capture?\": if its \
                     secret capture move can do it, it happens; if not, nothing moves and your \
                     turn ends. Your private table shows what you have learned about your own \
-                    pieces. There is no check: capture the enemy king to win.",
+                    pieces. There is no check: capture the enemy king to win. Draws \
+                    (reconstructed, the book is silent): fifty moves without a capture or pawn \
+                    move, the same position three times, or no possible move. A \"Capture?\" \
+                    teaches something, so like a capture it starts the repetition count again: \
+                    failed attempts never repeat a position.",
             source: "Chess Kit, 'Masquerade Chess'",
         })
     }
@@ -490,7 +500,8 @@ impl Game for Masquerade {
                 let number = state.position.fullmoves();
                 let dots = if seat == Seat::WHITE { "." } else { "..." };
                 let mut events = Vec::new();
-                if state.is_attempt(m) {
+                let attempt = state.is_attempt(m);
+                if attempt {
                     let pos = &state.position;
                     let mover = pos.piece_at(m.from).expect("attempts start on a piece");
                     let target = pos.piece_at(m.to).expect("attempts end on a piece");
@@ -540,7 +551,9 @@ impl Game for Masquerade {
                     )));
                     state.last_move = Some((m.from, m.to));
                 }
-                if state.position.halfmoves() == 0 {
+                // An attempt, answered yes or no, is irreversible like a capture or a pawn move:
+                // both players learn from it, so no earlier position can come back.
+                if attempt || state.position.halfmoves() == 0 {
                     state.repetitions.clear();
                 }
                 state.repetitions.push(state.position.repetition_key());
@@ -758,6 +771,53 @@ mod tests {
             public(&events).contains("Capture? Yes"),
             "{}",
             public(&events)
+        );
+    }
+
+    #[test]
+    fn failed_attempts_do_not_repeat_positions() {
+        // Both queens capture like knights, so neither can take the other down the d-file.
+        let fen = "4k3/8/8/3q4/8/8/3Q4/4K3 w - - 0 1";
+        let mut s = started("KK QN RR BQ NB", "KK QN RR BQ NB", Some(fen));
+        for _ in 0..6 {
+            for attempt in ["Qd2xd5", "Qd5xd2"] {
+                let events = play(&mut s, attempt);
+                assert!(public(&events).contains("Capture? No"), "{attempt}");
+                assert_eq!(
+                    Masquerade.outcome(&s),
+                    None,
+                    "a position reached by a failed attempt is not a repetition"
+                );
+            }
+        }
+        // Moves after the last attempt repeat positions as in chess: the position the attempt
+        // left counts once, and its third appearance is a draw.
+        for (i, m) in ["Kf1", "Kf8", "Ke1", "Ke8", "Kf1", "Kf8", "Ke1", "Ke8"]
+            .into_iter()
+            .enumerate()
+        {
+            let events = play(&mut s, m);
+            let over = events.iter().any(|e| matches!(e, Event::GameOver(_)));
+            assert_eq!(over, i == 7, "after {m}");
+        }
+        assert_eq!(
+            Masquerade.outcome(&s),
+            Some(Outcome::draw(EndReason::ThreefoldRepetition))
+        );
+    }
+
+    #[test]
+    fn endless_failed_attempts_end_by_the_fifty_move_rule() {
+        let fen = "4k3/8/8/3q4/8/8/3Q4/4K3 w - - 0 1";
+        let mut s = started("KK QN RR BQ NB", "KK QN RR BQ NB", Some(fen));
+        for _ in 0..50 {
+            assert_eq!(Masquerade.outcome(&s), None);
+            play(&mut s, "Qd2xd5");
+            play(&mut s, "Qd5xd2");
+        }
+        assert_eq!(
+            Masquerade.outcome(&s),
+            Some(Outcome::draw(EndReason::FiftyMoveRule))
         );
     }
 
