@@ -124,9 +124,10 @@ pub fn main(cli: Cli) -> Result<(), String> {
         )
         .with_writer(std::io::stderr)
         .init();
-    let stdout = std::io::stdout();
-    let stderr = std::io::stderr();
-    run(cli, &mut stdout.lock(), &mut stderr.lock())
+    // Unlocked handles: each write takes the lock briefly. Holding standard error's lock for
+    // the whole run would block every log line written from another thread (the bot's
+    // workers) for ever.
+    run(cli, &mut std::io::stdout(), &mut std::io::stderr())
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, String> {

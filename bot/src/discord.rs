@@ -224,11 +224,13 @@ pub async fn run_with(
     let result = tokio::select! {
         result = client.start() => result.map_err(|e| format!("Discord client stopped: {e}")),
         () = stop => {
+            tracing::info!("stopping");
             shards.shutdown_all().await;
             Ok(())
         }
     };
     drop(workers);
+    tracing::info!("gateway closed");
     if let Err(e) = service.store().checkpoint().await {
         tracing::warn!("checkpoint at shutdown: {e}");
     }

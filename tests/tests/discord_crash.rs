@@ -43,7 +43,9 @@ fn spawn_bot(fake: &FakeDiscord, db: &std::path::Path, log: &std::path::Path) ->
         .env("ROOKERY_DISCORD_API", fake.url())
         .env("ROOKERY_GUILD", GUILD.to_string())
         .env("ROOKERY_DB", db)
-        .env("RUST_LOG", "warn")
+        // The default log filter, as an admin runs it: its lines are written from several
+        // threads at once.
+        .env_remove("RUST_LOG")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(log)
@@ -270,4 +272,46 @@ async fn the_binary_says_why_and_exits_when_discord_refuses_its_commands() {
     let said = std::fs::read_to_string(&log).unwrap();
     assert!(said.contains("could not register the commands"), "{said}");
     assert_eq!(fake.gateway_counts().0, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_stops_the_binary_cleanly_with_the_games_in_the_database_file() {
+    let dir = TempDir::new("discord-sigterm");
+    let db = dir.0.join("rookery.db");
+    let fake = FakeDiscord::start().await;
+    let mut child = spawn_bot(&fake, &db, &dir.0.join("bot.log"));
+    fake.wait_ready().await;
+    let alice = fake.person(101, "alice");
+    let answer = fake
+        .answer(fake.slash(&alice, LOBBY, "play", &[("variant", json!("chess"))]))
+        .await;
+    assert!(answer.contains("created"), "{answer}");
+
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let started = Instant::now();
+    let exit = loop {
+        if let Some(exit) = child.try_wait().unwrap() {
+            break exit;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "SIGTERM did not stop the bot: {}",
+            std::fs::read_to_string(dir.0.join("bot.log")).unwrap_or_default()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(exit.success(), "{exit:?}");
+    // The write-ahead log was folded into the file: the .db file alone holds the game.
+    let wal = dir.0.join("rookery.db-wal");
+    let wal_size = std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
+    assert_eq!(wal_size, 0, "the log still holds {wal_size} bytes");
+    let copy = dir.0.join("copy.db");
+    std::fs::copy(&db, &copy).unwrap();
+    let store = bot::store::Store::open(&copy).await.unwrap();
+    assert!(store.game(GameId(1)).await.unwrap().is_some());
+    store.close().await;
 }
