@@ -130,6 +130,8 @@ pub struct Interaction {
     pub followups: Vec<(String, bool)>,
     /// Callbacks that came after Discord's 3 seconds (refused with 10062).
     pub late_callbacks: usize,
+    /// Who made it.
+    pub user: u64,
 }
 
 impl Interaction {
@@ -524,7 +526,7 @@ impl FakeDiscord {
 
     // ---- interactions a user makes ------------------------------------------------------------
 
-    fn new_interaction(&self, kind: u8) -> (u64, String) {
+    fn new_interaction(&self, kind: u8, who: &Person) -> (u64, String) {
         let id = self.next_id();
         let token = format!("token-{id}");
         self.world().interactions.push(Interaction {
@@ -535,6 +537,7 @@ impl FakeDiscord {
             callbacks: Vec::new(),
             followups: Vec::new(),
             late_callbacks: 0,
+            user: who.id,
         });
         (id, token)
     }
@@ -586,7 +589,7 @@ impl FakeDiscord {
 
     /// `who` runs `/name` with `options` (name, value) in `channel`; returns the interaction id.
     pub fn slash(&self, who: &Person, channel: u64, name: &str, options: &[(&str, Value)]) -> u64 {
-        let (id, token) = self.new_interaction(2);
+        let (id, token) = self.new_interaction(2, who);
         let data = json!({
             "id": self.command_id(name),
             "name": name,
@@ -612,7 +615,7 @@ impl FakeDiscord {
         partial: &str,
         others: &[(&str, Value)],
     ) -> u64 {
-        let (id, token) = self.new_interaction(4);
+        let (id, token) = self.new_interaction(4, who);
         let mut options: Vec<Value> = others
             .iter()
             .map(|(n, v)| json!({"name": n, "type": option_type(v), "value": v}))
@@ -644,7 +647,7 @@ impl FakeDiscord {
     }
 
     fn component(&self, who: &Person, message: &Posted, data: Value) -> u64 {
-        let (id, token) = self.new_interaction(3);
+        let (id, token) = self.new_interaction(3, who);
         let mut place = self.place(who, message.channel);
         place["message"] = self.message_json(message);
         let event = self.interaction_json(id, &token, 3, place, data);

@@ -205,18 +205,36 @@ async fn zombie_chess_burials_from_the_direct_message_menu() {
         .await;
     assert!(!again.contains("Noted"), "{again}");
 
-    // No burial square reached the thread or the other player.
-    for m in fake
+    // No burial of Black's reached the thread, White's DMs or any answer White was given (nor
+    // White's burial Black's); the squares are named only to their owner.
+    let answers_to = |user: u64| -> Vec<String> {
+        fake.interactions()
+            .into_iter()
+            .filter(|i| i.user == user)
+            .flat_map(|i| i.texts())
+            .collect()
+    };
+    let thread_posts: Vec<String> = fake
         .messages_in(thread)
-        .iter()
-        .chain(fake.dms_to(alice.id).iter())
-    {
-        for secret in ["c6 ", "g7"] {
-            assert!(
-                !m.content.contains(&format!("under {secret}")),
-                "leaked: {}",
-                m.content
-            );
+        .into_iter()
+        .map(|m| m.content)
+        .collect();
+    let seen_by = |user: u64| -> Vec<String> {
+        fake.dms_to(user)
+            .into_iter()
+            .map(|m| m.content)
+            .chain(answers_to(user))
+            .chain(thread_posts.clone())
+            .collect()
+    };
+    for text in seen_by(alice.id) {
+        for secret in ["under c6", "under g7", ": c6", ": g7"] {
+            assert!(!text.contains(secret), "leaked to White: {text}");
+        }
+    }
+    for text in seen_by(bob.id) {
+        for secret in ["under b2", ": b2"] {
+            assert!(!text.contains(secret), "leaked to Black: {text}");
         }
     }
 
