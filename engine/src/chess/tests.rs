@@ -459,3 +459,13 @@ fn four_armies_on_twelve_by_twelve() {
     assert_eq!(p.turn(), Seat(0));
     assert_eq!(p.fullmoves(), 2);
 }
+
+/// Zombie Chess stored this position: Black's c7-c5 left c7, where a buried white bishop rose at
+/// once. The en passant square behind the pawn stays valid with the square it left occupied.
+#[test]
+fn en_passant_survives_a_piece_on_the_square_the_pawn_left() {
+    let p = pos("1rbqkbnr/p1Bpp3/n5pp/1Pp2p2/8/4P3/1PPP1PPP/RNB1QKNR w h c6 0 8");
+    assert!(sans(&p).contains(&"bxc6".to_string()), "{:?}", sans(&p));
+    let again = pos(&p.fen());
+    assert_eq!(again.fen(), p.fen());
+}

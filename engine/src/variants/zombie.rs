@@ -3,21 +3,34 @@
 //! - Chess, until a capture: the capturer secretly buries the captured piece under one of their
 //!   own pieces, at most one under each ("I cannot bury this piece" when every piece already
 //!   has one: it goes to the dust bin).
-//! - When a piece leaves a square, the square is checked: a piece its mover buried there rises
-//!   as a zombie (the opponent's piece, marked with a coin); if the mover buried nothing there
-//!   they say "no zombie" and the square, or "no zombies anywhere" when they have nothing
-//!   buried. A piece the *opponent* buried there (under a piece of theirs that the mover since
-//!   captured) rises as the mover's own zombie.
+//! - At the end of the turn, each square a moved piece left is checked: a piece its mover
+//!   buried there rises as a zombie (the opponent's piece, marked with a coin); if the mover
+//!   buried nothing there they say "no zombie" and the square, or "no zombies anywhere" when
+//!   they have nothing buried. A piece the *opponent* buried there (under a piece of theirs
+//!   that the mover since captured) rises as the mover's own zombie. Only then are the turn's
+//!   captures buried ("First, they check for zombies. ... Then, they choose where to bury").
 //! - Zombies move like their kind. All of a player's zombies may move on their turn, each once,
 //!   besides the ordinary move; those not moved are destroyed at the end of the turn.
 //! - A move that would expose the mover's king by revealing a zombie is illegal. Castling is
 //!   completed before any reveal. A pawn rising on its last row is promoted.
 //! - The goal is checkmate.
+//! - Check at the end of the turn: the book forbids revealing a zombie that would check your
+//!   own king although the zombie rises only when the turn ends, so what is judged is the board
+//!   the turn leaves. The unmoved zombies crumble at that same moment, and under "all the
+//!   normal rules of Chess" a turn may no more end with the mover's king in check through a
+//!   crumbling zombie than through a rising one. A move is legal only if the turn can still end
+//!   with the king safe (at once, or after some of the zombie moves still allowed); "done" only
+//!   if it is safe now. An opponent's pawn risen on its last row counts, until promoted, as
+//!   any piece its owner may make of it, since "they can immediately be promoted when they
+//!   come back".
 //! - Reconstructed where the book is silent: a turn is one ordinary move plus each zombie's
 //!   move in any order, ended with "done" (or by itself when nothing is left to move); a
-//!   zombie that rises during its owner's turn first moves on the next; a captured zombie is
-//!   buried again like any piece; a risen pawn on its last row is promoted by its owner before
-//!   their next move; en passant is possible only when the double step ended the turn.
+//!   square that a piece of the turn took again keeps its buried piece, now under the newcomer;
+//!   a zombie that rises for the mover (see above) is not destroyed in that turn and first
+//!   moves on their next; a captured zombie is buried again like any piece; a risen pawn on
+//!   its last row is promoted by its owner before their next move; en passant is possible only
+//!   when the double step ended the turn. Since a turn holds several moves, a zombie can take a
+//!   king its side's ordinary move has just checked: taking the king wins.
 
 use serde::{Deserialize, Serialize};
 
@@ -50,7 +63,7 @@ pub enum Action {
 enum Phase {
     /// The player to move moves pieces.
     Move,
-    /// The player to move must bury what they just captured.
+    /// The turn's moves are over; the player to move must bury what they captured.
     Bury { captured: Role },
     /// The player to move promotes a pawn that rose on its last row.
     Promote { cell: Cell },
@@ -68,8 +81,12 @@ pub struct ZombieState {
     zombies: Vec<Cell>,
     /// Cells (where they now stand) of pieces that moved this turn.
     moved: Vec<Cell>,
-    /// Zombies that rose during this turn for the player to move: they wait a turn.
-    risen_this_turn: Vec<Cell>,
+    /// Squares the moved pieces left this turn: checked for zombies when the turn ends.
+    #[serde(default)]
+    left: Vec<Cell>,
+    /// Pieces captured this turn and not yet buried: they are buried when the turn ends.
+    #[serde(default)]
+    captures: Vec<Piece>,
     /// Whether the ordinary (non-zombie) move of this turn is made.
     ordinary_done: bool,
     /// Whether a capture or pawn move happened this turn (fifty-move rule).
@@ -88,6 +105,27 @@ fn other(seat: Seat) -> Seat {
     Seat(1 - seat.0)
 }
 
+/// The squares a check on `seat`'s king runs over: the king's, each checking piece's and those
+/// between them (none if the king is not in check).
+fn check_lines(board: &Position, seat: Seat) -> Vec<Cell> {
+    let Some(king) = board.king(seat).filter(|_| board.seat_in_check(seat)) else {
+        return Vec::new();
+    };
+    let mut lines = vec![king];
+    for (cell, piece) in board.pieces().filter(|(_, p)| p.seat != seat) {
+        let reach = board.reach(cell, piece.role, piece.seat);
+        if !reach.contains(&king) {
+            continue;
+        }
+        lines.push(cell);
+        if matches!(piece.role, Role::Bishop | Role::Rook | Role::Queen) {
+            let from_king = board.reach(king, piece.role, seat);
+            lines.extend(reach.into_iter().filter(|c| from_king.contains(c)));
+        }
+    }
+    lines
+}
+
 fn describe(seat: Seat, role: Role) -> String {
     format!("{} {}", seat.colour_name().to_lowercase(), role.name())
 }
@@ -101,7 +139,8 @@ impl ZombieState {
             burials: [Vec::new(), Vec::new()],
             zombies: Vec::new(),
             moved: Vec::new(),
-            risen_this_turn: Vec::new(),
+            left: Vec::new(),
+            captures: Vec::new(),
             ordinary_done: false,
             progress_this_turn: false,
             pending_promotions: Vec::new(),
@@ -133,44 +172,168 @@ impl ZombieState {
             .collect()
     }
 
-    /// The moves the player to move may make now.
+    /// The chess moves of the pieces that may still move this turn: each piece once, and
+    /// besides the zombies only one ordinary piece.
+    fn candidate_moves(&self) -> Vec<Move> {
+        self.position
+            .legal_moves()
+            .into_iter()
+            .filter(|m| !self.moved.contains(&m.from))
+            .filter(|m| self.zombies.contains(&m.from) || !self.ordinary_done)
+            .collect()
+    }
+
+    /// The moves the player to move may make now: those after which the turn can still end
+    /// with their king out of check.
     fn move_options(&self) -> Vec<Move> {
         if self.phase != Phase::Move {
             return Vec::new();
         }
-        let us = self.position.turn();
-        self.position
-            .legal_moves()
+        self.candidate_moves()
             .into_iter()
-            .filter(|m| !self.moved.contains(&m.from) && !self.risen_this_turn.contains(&m.from))
-            .filter(|m| self.zombies.contains(&m.from) || !self.ordinary_done)
-            .filter(|m| !self.reveal_exposes_king(*m, us))
+            .filter(|m| self.after(*m).can_end_safely())
             .collect()
     }
 
-    /// Whether playing `m` would let a zombie rise that attacks the mover's king.
-    fn reveal_exposes_king(&self, m: Move, us: Seat) -> bool {
-        let mut after = self.position.clone();
-        let vacated = self.vacated(m);
-        after.play_unchecked(m);
-        after.set_turn(us);
-        for v in vacated {
-            if let Some(role) = self.buried_by(us, v) {
-                after.set_piece(
-                    v,
-                    Some(Piece {
-                        seat: other(us),
-                        role,
-                    }),
-                );
-            }
-        }
-        after.seat_in_check(us)
+    /// This turn as it would stand after one more move (a sketch: see `sketch`).
+    fn after(&self, m: Move) -> ZombieState {
+        let mut next = self.sketch();
+        next.advance(m);
+        next
     }
 
-    /// "done" ends the turn once the ordinary move is made (or none is possible).
+    /// A copy to try moves and turn ends on: the board and the turn so far, without the
+    /// history that trying moves neither reads nor needs (repetitions, secrets, the dust bin).
+    fn sketch(&self) -> ZombieState {
+        ZombieState {
+            position: self.position.clone(),
+            phase: self.phase.clone(),
+            burials: self.burials.clone(),
+            zombies: self.zombies.clone(),
+            moved: self.moved.clone(),
+            left: self.left.clone(),
+            captures: Vec::new(),
+            ordinary_done: self.ordinary_done,
+            progress_this_turn: self.progress_this_turn,
+            pending_promotions: self.pending_promotions.clone(),
+            dust: [Vec::new(), Vec::new()],
+            repetitions: Vec::new(),
+            last_move: Vec::new(),
+            secret_log: Vec::new(),
+        }
+    }
+
+    /// Whether the turn can end with the mover's king out of check: now, or after some of the
+    /// moves still allowed. Only a move onto or off one of the squares the check runs over can
+    /// lift it (nothing else changes what stands there when the turn ends), so only those are
+    /// tried: a way out that first needs another piece to make room is not looked for, and the
+    /// move that would need it is refused. Whatever is found is a real way to end the turn.
+    fn can_end_safely(&self) -> bool {
+        let Some(lines) = self.check_at_end() else {
+            return true;
+        };
+        self.candidate_moves()
+            .into_iter()
+            .filter(|m| self.touched(*m).iter().any(|c| lines.contains(c)))
+            .any(|m| self.after(m).can_end_safely())
+    }
+
+    /// The squares a move empties or fills (an en passant capture empties a third).
+    fn touched(&self, m: Move) -> Vec<Cell> {
+        let mut cells: Vec<Cell> = self
+            .position
+            .displacements(m)
+            .iter()
+            .flat_map(|d| [d.0, d.1])
+            .collect();
+        cells.extend(self.captured_at(m));
+        cells
+    }
+
+    /// Where the piece a move takes stands, if it takes one.
+    fn captured_at(&self, m: Move) -> Option<Cell> {
+        let us = self.position.turn();
+        match m.kind {
+            MoveKind::EnPassant => {
+                let (file, _) = self.position.board().coord(m.to);
+                let (_, rank) = self.position.board().coord(m.from);
+                self.position.board().at(file as i32, rank as i32)
+            }
+            MoveKind::Castle => None,
+            _ => Some(m.to).filter(|c| self.position.piece_at(*c).is_some_and(|p| p.seat != us)),
+        }
+    }
+
+    /// Whether ending the turn now leaves the mover's king out of check.
+    fn ends_safely(&self) -> bool {
+        self.check_at_end().is_none()
+    }
+
+    /// Whether ending the turn now would change the board: a zombie rising or crumbling, or an
+    /// opponent's pawn waiting to be promoted.
+    fn end_changes_board(&self) -> bool {
+        let us = self.position.turn();
+        let rises = self.left.iter().any(|v| {
+            self.position.piece_at(*v).is_none()
+                && (self.buried_by(us, *v).is_some() || self.buried_by(other(us), *v).is_some())
+        });
+        let promotes = self.pending_promotions.iter().any(|c| {
+            self.position
+                .piece_at(*c)
+                .is_some_and(|p| p.seat != us && p.role == Role::Pawn)
+        });
+        rises || promotes || self.own_zombies(us).iter().any(|z| !self.moved.contains(z))
+    }
+
+    /// The boards the turn would end on now: zombies risen and, with `crumbling`, the unmoved
+    /// ones crumbled; then the same once more for each piece an opponent's pawn risen on its
+    /// last row could become, since "they can immediately be promoted when they come back" (a
+    /// queen checks wherever a rook or bishop would).
+    fn end_boards(&self, crumbling: bool) -> Vec<Position> {
+        let us = self.position.turn();
+        let mut end = self.sketch();
+        let (_, risen) = end.raise_zombies();
+        if crumbling {
+            end.crumble(&risen);
+        }
+        let mut boards = vec![end.position.clone()];
+        for &c in &end.pending_promotions {
+            let Some(pawn) = end
+                .position
+                .piece_at(c)
+                .filter(|p| p.seat != us && p.role == Role::Pawn)
+            else {
+                continue;
+            };
+            for role in [Role::Queen, Role::Knight] {
+                let mut promoted = end.position.clone();
+                promoted.set_piece(c, Some(Piece { role, ..pawn }));
+                boards.push(promoted);
+            }
+        }
+        boards
+    }
+
+    /// If ending the turn now would leave the mover's king in check, the squares that check
+    /// runs over: the king's, each checking piece's and those between them.
+    fn check_at_end(&self) -> Option<Vec<Cell>> {
+        let us = self.position.turn();
+        let lines: Vec<Cell> = if self.end_changes_board() {
+            self.end_boards(true)
+                .iter()
+                .flat_map(|b| check_lines(b, us))
+                .collect()
+        } else {
+            check_lines(&self.position, us)
+        };
+        (!lines.is_empty()).then_some(lines)
+    }
+
+    /// "done" ends the turn once the ordinary move is made (or none is possible), and only
+    /// with the king safe.
     fn may_end_turn(&self) -> bool {
         self.phase == Phase::Move
+            && self.ends_safely()
             && (self.ordinary_done
                 || !self
                     .move_options()
@@ -186,32 +349,23 @@ impl ZombieState {
             .collect()
     }
 
-    /// Plays a move of the player to move, with its reveals; returns what is said aloud.
-    fn play_move(&mut self, m: Move) -> Vec<String> {
+    /// Plays `m` as one move of the turn: the board, the zombies, what has moved and which
+    /// squares were left. Returns the piece it took.
+    fn advance(&mut self, m: Move) -> Option<Piece> {
         let us = self.position.turn();
-        let before = self.position.clone();
-        let san = before.san_plain(m);
-        let captured_at = match m.kind {
-            MoveKind::EnPassant => {
-                let (file, _) = before.board().coord(m.to);
-                let (_, rank) = before.board().coord(m.from);
-                before.board().at(file as i32, rank as i32)
-            }
-            MoveKind::Castle => None,
-            _ => before.piece_at(m.to).filter(|p| p.seat != us).map(|_| m.to),
-        };
-        let captured = captured_at.and_then(|c| before.piece_at(c));
+        let (half, full) = (self.position.halfmoves(), self.position.fullmoves());
+        let captured_at = self.captured_at(m);
+        let captured = captured_at.and_then(|c| self.position.piece_at(c));
         let mover_was_zombie = self.zombies.contains(&m.from);
         let vacated = self.vacated(m);
-        let landed: Vec<Cell> = before.displacements(m).iter().map(|d| d.1).collect();
-        let number = before.fullmoves();
+        let landed: Vec<Cell> = self.position.displacements(m).iter().map(|d| d.1).collect();
         self.position.play_unchecked(m);
         // A turn may hold several moves: the turn's end keeps the counters, not each move.
         self.position.set_turn(us);
-        self.position
-            .set_counters(before.halfmoves(), before.fullmoves());
+        self.position.set_counters(half, full);
         if let Some(c) = captured_at {
             self.zombies.retain(|z| *z != c);
+            self.pending_promotions.retain(|z| *z != c);
         }
         if mover_was_zombie {
             self.zombies.retain(|z| *z != m.from);
@@ -219,33 +373,160 @@ impl ZombieState {
         } else {
             self.ordinary_done = true;
         }
-        self.moved.extend(landed.iter().copied());
-        if captured.is_some()
-            || before
-                .piece_at(m.from)
-                .is_some_and(|p| p.role == Role::Pawn)
-        {
+        self.moved.extend(landed);
+        self.left.extend(vacated);
+        captured
+    }
+
+    /// Plays a move of the player to move; returns what is said aloud. What it uncovers rises
+    /// and what it took is buried only when the turn ends.
+    fn play_move(&mut self, m: Move) -> Vec<String> {
+        let us = self.position.turn();
+        let before = self.position.clone();
+        let san = before.san_plain(m);
+        let number = before.fullmoves();
+        let mover_was_zombie = self.zombies.contains(&m.from);
+        let pawn = before
+            .piece_at(m.from)
+            .is_some_and(|p| p.role == Role::Pawn);
+        let vacated = self.vacated(m);
+        let captured = self.advance(m);
+        if captured.is_some() || pawn {
             self.progress_this_turn = true;
         }
-        self.last_move = vacated.iter().chain(landed.iter()).copied().collect();
-        let dots = if us == Seat::WHITE { "." } else { "..." };
-        let who = if mover_was_zombie { " (zombie)" } else { "" };
-        let reveals: Vec<String> = vacated.into_iter().map(|v| self.reveal(us, v)).collect();
-        // The check sign counts the zombies the move raised. Whether it is mate is known only
-        // when the turn ends (zombies may still move): `apply` makes it `#` then.
+        self.last_move = vacated
+            .into_iter()
+            .chain(before.displacements(m).iter().map(|d| d.1))
+            .collect();
+        self.captures.extend(captured);
+        // Whether it is mate is known only when the turn ends (zombies may still move):
+        // `apply` makes the check sign `#` then.
         let check = if self.position.seat_in_check(other(us)) {
             "+"
         } else {
             ""
         };
-        let mut said = vec![format!(
+        let dots = if us == Seat::WHITE { "." } else { "..." };
+        let who = if mover_was_zombie { " (zombie)" } else { "" };
+        vec![format!(
             "{} played {number}{dots} {san}{check}{who}.",
             us.colour_name()
-        )];
-        said.extend(reveals);
-        if let Some(piece) = captured {
-            let free = self.burial_cells(us);
-            if free.is_empty() {
+        )]
+    }
+
+    /// The check of a vacated square: a buried piece rises, or "no zombie" is said. Returns
+    /// what is said and the square if something rose.
+    fn reveal(&mut self, mover: Seat, v: Cell) -> (String, Option<Cell>) {
+        let rising = match self.buried_by(mover, v) {
+            Some(role) => Some((
+                mover,
+                Piece {
+                    seat: other(mover),
+                    role,
+                },
+            )),
+            None => self
+                .buried_by(other(mover), v)
+                .map(|role| (other(mover), Piece { seat: mover, role })),
+        };
+        let Some((burier, piece)) = rising else {
+            let said = if self.burials[mover.index()].is_empty() {
+                format!("{}: no zombies anywhere.", mover.colour_name())
+            } else {
+                format!("{}: no zombie on {}.", mover.colour_name(), self.label(v))
+            };
+            return (said, None);
+        };
+        self.burials[burier.index()].retain(|(c, _)| *c != v);
+        self.position.set_piece(v, Some(piece));
+        self.zombies.push(v);
+        if piece.role == Role::Pawn
+            && self
+                .position
+                .rules()
+                .promotion_zone(piece.seat.index())
+                .contains(v)
+        {
+            self.pending_promotions.push(v);
+        }
+        let said = format!(
+            "A {} rises from the grave on {}!",
+            describe(piece.seat, piece.role),
+            self.label(v)
+        );
+        (said, Some(v))
+    }
+
+    /// "At the end of your turn, check to see whether there was a piece buried under the piece
+    /// you moved": every square the turn left is checked. Returns what is said and where
+    /// zombies rose.
+    fn raise_zombies(&mut self) -> (Vec<String>, Vec<Cell>) {
+        let us = self.position.turn();
+        let mut said = Vec::new();
+        let mut risen = Vec::new();
+        for v in std::mem::take(&mut self.left) {
+            // Taken again by another piece of the turn, the square was not left: what lies
+            // there stays buried, under the newcomer.
+            if self.position.piece_at(v).is_some() {
+                continue;
+            }
+            let (line, rose) = self.reveal(us, v);
+            said.push(line);
+            risen.extend(rose);
+        }
+        (said, risen)
+    }
+
+    /// "Also at the end of your turn, check if you have any zombie pieces that you didn't
+    /// move": they go to the dust bin. One that has just risen (`spared`) has had no turn to
+    /// move yet.
+    fn crumble(&mut self, spared: &[Cell]) -> Vec<String> {
+        let us = self.position.turn();
+        let mut said = Vec::new();
+        for z in self.own_zombies(us) {
+            if self.moved.contains(&z) || spared.contains(&z) {
+                continue;
+            }
+            let piece = self.position.piece_at(z).expect("a zombie stands there");
+            self.position.set_piece(z, None);
+            self.zombies.retain(|c| *c != z);
+            self.pending_promotions.retain(|c| *c != z);
+            self.dust[us.index()].push(piece.role);
+            said.push(format!(
+                "The {} zombie on {} was not moved and crumbles to dust.",
+                describe(us, piece.role),
+                self.label(z)
+            ));
+        }
+        said
+    }
+
+    /// The cells of `seat`'s pieces with nothing of theirs buried under them.
+    fn burial_cells(&self, seat: Seat) -> Vec<Cell> {
+        self.position
+            .cells_of(seat)
+            .iter()
+            .filter(|c| self.buried_by(seat, *c).is_none())
+            .collect()
+    }
+
+    /// Ends the player's turn, in the book's order: zombies rise, unmoved zombies crumble, then
+    /// the captures are buried (after the crumbling, so that nothing is buried under a zombie
+    /// about to vanish); the move passes after the last burial.
+    fn end_turn(&mut self) -> Vec<String> {
+        let (mut said, risen) = self.raise_zombies();
+        said.extend(self.crumble(&risen));
+        self.bury_next(&mut said);
+        said
+    }
+
+    /// Asks for the burial of the turn's next capture, or sends it to the dust bin when every
+    /// piece of the mover already covers one; passes the move when none is left.
+    fn bury_next(&mut self, said: &mut Vec<String>) {
+        let us = self.position.turn();
+        while !self.captures.is_empty() {
+            let piece = self.captures.remove(0);
+            if self.burial_cells(us).is_empty() {
                 self.dust[piece.seat.index()].push(piece.role);
                 said.push(format!(
                     "{} cannot bury this piece: the {} goes to the dust bin.",
@@ -261,85 +542,15 @@ impl ZombieState {
                     us.colour_name(),
                     describe(piece.seat, piece.role)
                 ));
+                return;
             }
         }
-        said
+        self.pass_turn();
     }
 
-    /// The check of a vacated square: a buried piece rises, or "no zombie" is said.
-    fn reveal(&mut self, mover: Seat, v: Cell) -> String {
-        if self.position.piece_at(v).is_some() {
-            return String::new();
-        }
-        let rising = match self.buried_by(mover, v) {
-            Some(role) => Some((
-                mover,
-                Piece {
-                    seat: other(mover),
-                    role,
-                },
-            )),
-            None => self
-                .buried_by(other(mover), v)
-                .map(|role| (other(mover), Piece { seat: mover, role })),
-        };
-        let Some((burier, piece)) = rising else {
-            return if self.burials[mover.index()].is_empty() {
-                format!("{}: no zombies anywhere.", mover.colour_name())
-            } else {
-                format!("{}: no zombie on {}.", mover.colour_name(), self.label(v))
-            };
-        };
-        self.burials[burier.index()].retain(|(c, _)| *c != v);
-        self.position.set_piece(v, Some(piece));
-        self.zombies.push(v);
-        if piece.seat == mover {
-            self.risen_this_turn.push(v);
-        }
-        if piece.role == Role::Pawn
-            && self
-                .position
-                .rules()
-                .promotion_zone(piece.seat.index())
-                .contains(v)
-        {
-            self.pending_promotions.push(v);
-        }
-        format!(
-            "A {} rises from the grave on {}!",
-            describe(piece.seat, piece.role),
-            self.label(v)
-        )
-    }
-
-    /// The cells of `seat`'s pieces with nothing of theirs buried under them.
-    fn burial_cells(&self, seat: Seat) -> Vec<Cell> {
-        self.position
-            .cells_of(seat)
-            .iter()
-            .filter(|c| self.buried_by(seat, *c).is_none())
-            .collect()
-    }
-
-    /// Ends the player's turn: unmoved zombies crumble, the move passes.
-    fn end_turn(&mut self) -> Vec<String> {
+    /// The move passes to the opponent.
+    fn pass_turn(&mut self) {
         let us = self.position.turn();
-        let mut said = Vec::new();
-        for z in self.own_zombies(us) {
-            if self.moved.contains(&z) || self.risen_this_turn.contains(&z) {
-                continue;
-            }
-            let piece = self.position.piece_at(z).expect("a zombie stands there");
-            self.position.set_piece(z, None);
-            self.zombies.retain(|c| *c != z);
-            self.pending_promotions.retain(|c| *c != z);
-            self.dust[us.index()].push(piece.role);
-            said.push(format!(
-                "The {} zombie on {} was not moved and crumbles to dust.",
-                describe(us, piece.role),
-                self.label(z)
-            ));
-        }
         let half = if self.progress_this_turn {
             0
         } else {
@@ -349,7 +560,7 @@ impl ZombieState {
         self.position.set_counters(half, full);
         self.position.set_turn(other(us));
         self.moved.clear();
-        self.risen_this_turn.clear();
+        self.left.clear();
         self.ordinary_done = false;
         self.progress_this_turn = false;
         if half == 0 {
@@ -358,7 +569,6 @@ impl ZombieState {
         self.repetitions.push(self.position.repetition_key());
         self.phase = Phase::Move;
         self.next_promotion();
-        said
     }
 
     fn next_promotion(&mut self) {
@@ -374,12 +584,27 @@ impl ZombieState {
 
     /// After an action: end the turn by itself when nothing more can be done.
     fn settle(&mut self, said: &mut Vec<String>) {
-        if self.phase == Phase::Move && self.ordinary_done && self.move_options().is_empty() {
+        if self.phase == Phase::Move
+            && self.ordinary_done
+            && self.fallen_king().is_none()
+            && self.move_options().is_empty()
+        {
             said.extend(self.end_turn());
         }
     }
 
+    /// A seat whose king has been taken.
+    fn fallen_king(&self) -> Option<Seat> {
+        [Seat::WHITE, Seat::BLACK]
+            .into_iter()
+            .find(|s| self.position.king(*s).is_none())
+    }
+
     fn outcome(&self) -> Option<Outcome> {
+        // A turn of several moves can check a king and then take it: the game is over.
+        if let Some(fallen) = self.fallen_king() {
+            return Some(Outcome::win(vec![other(fallen)], EndReason::KingCaptured));
+        }
         let fresh = self.phase == Phase::Move && self.moved.is_empty() && !self.ordinary_done;
         if fresh && self.move_options().is_empty() {
             let us = self.position.turn();
@@ -463,12 +688,13 @@ impl Game for Zombie {
             simultaneous: false,
             rules:
                 "Chess, but whatever you capture you secretly bury under one of your own pieces \
-                    (/secret with its square; one per piece). When that piece leaves its square \
-                    the buried piece rises there as its owner's zombie (a coin marks it); if not, \
-                    you announce \"no zombie\" and the square. On your turn all your zombies may \
-                    move, each once, besides your ordinary move; those you leave still crumble to \
-                    dust (say 'done' to end your turn). You may not reveal a zombie that checks \
-                    your own king. Checkmate wins.",
+                    (/secret with its square; one per piece). When that piece has left its square, \
+                    at the end of the turn the buried piece rises there as its owner's zombie (a \
+                    coin marks it); if not, you announce \"no zombie\" and the square. On your \
+                    turn all your zombies may move, each once, besides your ordinary move; those \
+                    you leave still crumble to dust at the end of your turn (say 'done' to end \
+                    it). Your turn may not end with your king in check, whether a zombie rising or \
+                    one crumbling exposes it. Checkmate wins; so does taking a king.",
             source: "Chess Kit, 'Zombie Chess'",
         })
     }
@@ -504,7 +730,11 @@ impl Game for Zombie {
             ),
             Phase::Move => {
                 let zombies = state.own_zombies(seat).len();
-                let text = if state.ordinary_done {
+                let text = if state.ordinary_done && !state.ends_safely() {
+                    "your zombies may move now, each once; one must move first: ending your turn \
+                        now would leave your king in check"
+                        .to_string()
+                } else if state.ordinary_done {
                     // The turn goes on only while a zombie can still move: say how to stop.
                     "your zombies may move now, each once; /move done ends your turn".to_string()
                 } else if zombies > 0 {
@@ -603,6 +833,11 @@ impl Game for Zombie {
                 if matches!(t.to_ascii_lowercase().as_str(), "done" | "end" | "pass") {
                     return if state.may_end_turn() {
                         Ok(Action::Done)
+                    } else if !state.ends_safely() {
+                        Err(illegal(
+                            "your king would be in check at the end of your turn; a zombie must \
+                                move first",
+                        ))
                     } else {
                         Err(illegal("make your ordinary move first"))
                     };
@@ -616,12 +851,22 @@ impl Game for Zombie {
                         };
                         let reason = if state.moved.contains(&m.from) {
                             "that piece has already moved this turn"
-                        } else if state.risen_this_turn.contains(&m.from) {
-                            "that zombie rose this turn; it may move on your next"
                         } else if state.ordinary_done && !state.zombies.contains(&m.from) {
                             "you have made your ordinary move; only zombies may still move ('done' ends the turn)"
+                        } else if let Some(exposed) = state
+                            .after(m)
+                            .end_boards(false)
+                            .iter()
+                            .position(|b| b.seat_in_check(seat))
+                        {
+                            if exposed == 0 {
+                                "it would reveal a zombie that checks your own king"
+                            } else {
+                                "a pawn risen on its last row would check your king once promoted"
+                            }
                         } else {
-                            "it would reveal a zombie that checks your own king"
+                            "your king would be in check at the end of your turn, when your \
+                                unmoved zombies crumble"
                         };
                         Err(illegal(reason))
                     }
@@ -674,6 +919,7 @@ impl Game for Zombie {
                     describe(other(seat), captured)
                 ));
                 state.phase = Phase::Move;
+                state.bury_next(&mut said);
             }
             Action::Promote(role) => {
                 let Phase::Promote { cell } = state.phase else {
@@ -989,7 +1235,15 @@ mod tests {
         // White buried a black pawn under the rook on a1 (Black's last row).
         let mut s = from("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
         s.burials[0].push((s.position.board().cell("a1").unwrap(), Role::Pawn));
-        let said = act(&mut s, "Ra2");
+        // It comes back promoted: as a queen on a1 it would check the king along the first
+        // row, so the rook may not leave the row open.
+        let err = Game::play(&Zombie, &mut s, Seat::WHITE, "Ra2").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("a pawn risen on its last row would check your king once promoted"),
+            "{err}"
+        );
+        let said = act(&mut s, "Rb1");
         assert!(
             said.contains("A black pawn rises from the grave on a1!"),
             "{said}"
@@ -1013,6 +1267,29 @@ mod tests {
             Seat::BLACK,
             "the ordinary move is still to come"
         );
+    }
+
+    #[test]
+    fn a_risen_pawn_waiting_to_be_promoted_counts_as_its_promotion() {
+        // A black pawn rose on g1 as Black's own zombie at the end of Black's turn; Black
+        // promotes it before moving again, so White's king may not end its turn where a queen
+        // or a knight on g1 would check it.
+        let mut s = from("4k3/8/8/8/8/3K4/8/8 w - - 0 1");
+        let g1 = s.position.board().cell("g1").unwrap();
+        let pawn = Piece {
+            seat: Seat::BLACK,
+            role: Role::Pawn,
+        };
+        s.position.set_piece(g1, Some(pawn));
+        s.zombies.push(g1);
+        s.pending_promotions.push(g1);
+        for m in ["Ke3", "Ke2"] {
+            let err = Game::play(&Zombie, &mut s.clone(), Seat::WHITE, m).unwrap_err();
+            assert!(err.to_string().contains("once promoted"), "{m}: {err}");
+        }
+        act(&mut s, "Kd2");
+        act(&mut s, "Q");
+        assert!(!s.position.seat_in_check(Seat::WHITE));
     }
 
     #[test]
@@ -1043,5 +1320,150 @@ mod tests {
             .rows
             .iter()
             .all(|(_, cells)| cells.iter().all(String::is_empty)));
+    }
+
+    #[test]
+    fn a_zombie_left_to_crumble_may_not_expose_its_own_king() {
+        // Black takes the knight on c3 and buries it under the bishop there; when the bishop
+        // goes back to b4 the knight rises as White's zombie, between the bishop and White's
+        // king, with the d2 pawn behind it.
+        let mut s = Zombie.setup(&Options::new(), 2, 0).unwrap();
+        for m in ["Nc3", "e6", "Nf3", "Bb4", "Ng1", "Bxc3", "c3", "h3"] {
+            act(&mut s, m);
+        }
+        let said = act(&mut s, "Bb4");
+        assert!(
+            said.contains("A white knight rises from the grave on c3!"),
+            "{said}"
+        );
+        // With d2 gone the knight is pinned: it cannot move, so it would crumble at the end of
+        // the turn and leave the king in check. No move may end a turn that way.
+        for m in ["d4", "d3"] {
+            let err = Game::play(&Zombie, &mut s, Seat::WHITE, m).unwrap_err();
+            assert!(err.to_string().contains("in check"), "{m}: {err}");
+        }
+        // A move that keeps d2 in place is fine; the knight crumbles and the king is safe.
+        act(&mut s, "e3");
+        let said = act(&mut s, "done");
+        assert!(said.contains("crumbles to dust"), "{said}");
+        assert_eq!(s.position.turn(), Seat::BLACK);
+        assert!(!s.position.is_check());
+    }
+
+    #[test]
+    fn the_turn_may_not_end_while_a_crumbling_zombie_would_expose_the_king() {
+        // White's zombie bishop on c3 shields the king from the bishop on b4; it can still move
+        // along the line, so the ordinary move is legal, but "done" is not until it has.
+        let mut s = from("4k3/8/8/8/1b6/2B5/7P/4K3 w - - 0 1");
+        s.zombies.push(s.position.board().cell("c3").unwrap());
+        act(&mut s, "h3");
+        assert!(!Zombie.legal(&s, Seat::WHITE).contains(&Action::Done));
+        let err = Game::play(&Zombie, &mut s, Seat::WHITE, "done").unwrap_err();
+        assert!(err.to_string().contains("in check"), "{err}");
+        act(&mut s, "Bd2");
+        assert_eq!(s.position.turn(), Seat::BLACK);
+        assert!(!s.position.is_check());
+    }
+
+    #[test]
+    fn zombies_shielding_the_king_on_two_lines_must_both_move() {
+        // The zombie bishop on c3 and the zombie rook on e4 each stand between a black piece
+        // and White's king: the ordinary move is legal because both can still move along
+        // their lines, and the turn cannot end until both have.
+        let mut s = from("k3r3/8/8/8/1b2R3/2B5/7P/4K3 w - - 0 1");
+        let cell = |l: &str| s.position.board().cell(l).unwrap();
+        let (c3, e4) = (cell("c3"), cell("e4"));
+        s.zombies.extend([c3, e4]);
+        act(&mut s, "h3");
+        assert!(!Zombie.legal(&s, Seat::WHITE).contains(&Action::Done));
+        act(&mut s, "Bd2");
+        assert!(!Zombie.legal(&s, Seat::WHITE).contains(&Action::Done));
+        let err = Game::play(&Zombie, &mut s, Seat::WHITE, "Rf4").unwrap_err();
+        assert!(err.to_string().contains("in check"), "{err}");
+        act(&mut s, "Re3");
+        assert_eq!(s.position.turn(), Seat::BLACK);
+        assert_eq!(s.zombies.len(), 2, "both moved and survive");
+    }
+
+    #[test]
+    fn a_captured_king_ends_the_game() {
+        // Black's knight uncovers the zombie rook's line to White's king, and the zombie, still
+        // free to move this turn, takes the king.
+        let mut s = from("4k3/8/8/8/8/8/6PP/r2n3K b - - 0 1");
+        s.zombies.push(s.position.board().cell("a1").unwrap());
+        act(&mut s, "Ne3");
+        assert_eq!(Zombie.outcome(&s), None);
+        let (_, events) = Game::play(&Zombie, &mut s, Seat::BLACK, "Rxh1").unwrap();
+        let over = Outcome::win(vec![Seat::BLACK], EndReason::KingCaptured);
+        assert_eq!(Zombie.outcome(&s), Some(over.clone()));
+        assert!(
+            events.contains(&Event::GameOver(over.clone())),
+            "{events:?}"
+        );
+        assert!(Zombie.prompts(&s).is_empty());
+        // Stored without its white king, the game reloads still over.
+        let stored = serde_json::to_string(&s).unwrap();
+        let reloaded: ZombieState = serde_json::from_str(&stored).unwrap();
+        assert_eq!(Zombie.outcome(&reloaded), Some(over));
+    }
+
+    #[test]
+    fn buried_pieces_rise_at_the_end_of_the_turn() {
+        // White buried a black pawn under the knight on a5; White's zombie rook on a1 may still
+        // move after the knight leaves.
+        let setup = || {
+            let mut s = from("4k3/8/8/N7/8/8/8/R3K3 w - - 0 1");
+            let cell = |l: &str| s.position.board().cell(l).unwrap();
+            let (a5, a1) = (cell("a5"), cell("a1"));
+            s.burials[0].push((a5, Role::Pawn));
+            s.zombies.push(a1);
+            s
+        };
+        let mut s = setup();
+        let said = act(&mut s, "Nb3");
+        assert!(!said.contains("rises"), "{said}");
+        assert_eq!(at(&s, "a5"), None, "nothing rises before the turn ends");
+        assert_eq!(s.position.turn(), Seat::WHITE);
+        let said = act(&mut s, "Ra4");
+        assert!(
+            said.contains("A black pawn rises from the grave on a5!"),
+            "{said}"
+        );
+        assert_eq!(
+            at(&s, "a5"),
+            Some(Piece {
+                seat: Seat::BLACK,
+                role: Role::Pawn
+            })
+        );
+        assert_eq!(s.position.turn(), Seat::BLACK);
+        // A square taken again before the turn ends keeps its buried piece under the newcomer.
+        let mut s = setup();
+        act(&mut s, "Nb3");
+        let said = act(&mut s, "Ra5");
+        assert!(!said.contains("rises"), "{said}");
+        assert_eq!(s.burials[0].len(), 1);
+        assert_eq!(s.position.turn(), Seat::BLACK);
+    }
+
+    #[test]
+    fn a_capture_is_buried_at_the_end_of_the_turn() {
+        // "First, they check for zombies ... Then, they choose where to bury": the burial waits
+        // for the zombies to have moved.
+        let mut s = from("4k3/8/8/3p4/8/2N5/8/R3K3 w - - 0 1");
+        s.zombies.push(s.position.board().cell("a1").unwrap());
+        let said = act(&mut s, "Nxd5");
+        assert!(!said.contains("buries"), "{said}");
+        assert_eq!(Zombie.prompts(&s)[0].kind, PromptKind::Move);
+        let said = act(&mut s, "Ra4");
+        assert!(said.contains("White: no zombies anywhere."), "{said}");
+        assert!(
+            said.contains("White buries the black pawn in secret."),
+            "{said}"
+        );
+        assert_eq!(Zombie.prompts(&s)[0].kind, PromptKind::Secret);
+        act(&mut s, "d5");
+        assert_eq!(s.position.turn(), Seat::BLACK);
+        assert_eq!(s.burials[0].len(), 1);
     }
 }
