@@ -3,8 +3,11 @@
 
 use std::sync::Arc;
 
-use engine::board::{Board, SquareBoard, Wrap, CUT_THROAT_CORNERS};
+use engine::board::{Board, SquareBoard, Wrap};
 use engine::chess::{Role, Seat};
+
+#[path = "support/doubles.rs"]
+mod doubles;
 use engine::view::{Figure, Layer, Marker, Placed, View, Viewer};
 
 fn view(board: Arc<Board>, bottom: Seat, figures: Vec<Placed>, players: &[&str]) -> View {
@@ -23,21 +26,6 @@ fn view(board: Arc<Board>, bottom: Seat, figures: Vec<Placed>, players: &[&str])
         panel: None,
         square_names: vec![],
     }
-}
-
-/// The back ranks of Adams' Doubles Chess in board order (rank 1 from a to l, file a from 1
-/// to 12): the Whites' kings and the Blacks' queens stand nearer the a1 corner (RULES-NOTES).
-fn doubles_back_ranks() -> [(Role, Role); 8] {
-    [
-        (Role::Rook, Role::Rook),
-        (Role::Knight, Role::Knight),
-        (Role::Bishop, Role::Bishop),
-        (Role::King, Role::Queen),
-        (Role::Queen, Role::King),
-        (Role::Bishop, Role::Bishop),
-        (Role::Knight, Role::Knight),
-        (Role::Rook, Role::Rook),
-    ]
 }
 
 fn main() {
@@ -122,26 +110,7 @@ fn main() {
 
     // Adams' Doubles Chess armies on the cut-throat 12x12 board (the four squares of each
     // corner off limits), from seat 2 (facing right).
-    let big = Arc::new(SquareBoard::doubles(CUT_THROAT_CORNERS).build());
-    let b = |l: &str| big.cell(l).unwrap();
-    let mut figures = Vec::new();
-    for (i, (white, black)) in doubles_back_ranks().into_iter().enumerate() {
-        let f = (b'c' + i as u8) as char;
-        let r = i + 3;
-        for (back, front, seat, role) in [
-            (format!("{f}1"), format!("{f}2"), 0, white),
-            (format!("a{r}"), format!("b{r}"), 1, white),
-            (format!("{f}12"), format!("{f}11"), 2, black),
-            (format!("l{r}"), format!("k{r}"), 3, black),
-        ] {
-            figures.push(Placed::new(b(&back), Seat(seat), Figure::Chess(role)));
-            figures.push(Placed::new(
-                b(&front),
-                Seat(seat),
-                Figure::Chess(Role::Pawn),
-            ));
-        }
-    }
+    let (big, figures) = doubles::board_and_armies();
     save(
         "four-armies.png",
         &view(big, Seat(1), figures, &["ann", "ben", "cat", "dan"]),
