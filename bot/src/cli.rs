@@ -153,8 +153,12 @@ fn discord(
 ) -> Result<(), String> {
     runtime()?.block_on(async {
         let service = Arc::new(open_service(db).await?);
-        let connection = crate::discord::Connection { token, guild, api };
-        let result = crate::discord::run(service.clone(), connection).await;
+        let connection = crate::discord::Connection { token, api };
+        let settings = crate::discord::Settings {
+            guild,
+            ..crate::discord::Settings::default()
+        };
+        let result = crate::discord::run(service.clone(), connection, settings).await;
         service.store().close().await;
         result
     })

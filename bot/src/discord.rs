@@ -61,8 +61,6 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
 pub struct Connection {
     /// The bot's token.
     pub token: String,
-    /// Register the commands in this server only (instant; for development).
-    pub guild: Option<u64>,
     /// Send REST requests to this base URL instead of `https://discord.com`, with serenity's own
     /// rate limiter off: for an API proxy that does the rate limiting (twilight-http-proxy) or a
     /// stand-in such as the test suite's fake Discord. The gateway is whatever URL it gives.
@@ -73,7 +71,6 @@ impl std::fmt::Debug for Connection {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Never the token.
         f.debug_struct("Connection")
-            .field("guild", &self.guild)
             .field("api", &self.api)
             .finish_non_exhaustive()
     }
@@ -89,15 +86,14 @@ pub fn http(connection: &Connection) -> serenity::Http {
     .build()
 }
 
-/// Runs the bot until it is stopped (Ctrl-C or SIGTERM), then folds the database's log into
-/// its file.
-pub async fn run(service: Arc<Service>, connection: Connection) -> Result<(), String> {
-    let http = http(&connection);
-    let settings = Settings {
-        guild: connection.guild,
-        ..Settings::default()
-    };
-    run_with(service, http, settings, stop_signal()).await
+/// Runs the bot until it is stopped (Ctrl-C or SIGTERM). The caller closes the store after,
+/// which folds the database's log into its file.
+pub async fn run(
+    service: Arc<Service>,
+    connection: Connection,
+    settings: Settings,
+) -> Result<(), String> {
+    run_with(service, http(&connection), settings, stop_signal()).await
 }
 
 /// How the bot runs, beyond where it connects.
@@ -152,7 +148,8 @@ const START_ATTEMPTS: u32 = 5;
 /// before connecting, retrying passing failures a few times; if it still fails, or Discord
 /// refuses (a bad token, invalid commands), this returns the reason at once rather than
 /// connecting a bot that cannot answer. The outbox courier and the clock then run beside the
-/// gateway, so posts go out even while the gateway reconnects.
+/// gateway, so posts go out even while the gateway reconnects. The caller closes the store
+/// when this returns.
 pub async fn run_with(
     service: Arc<Service>,
     http: serenity::Http,
@@ -231,9 +228,6 @@ pub async fn run_with(
     };
     drop(workers);
     tracing::info!("gateway closed");
-    if let Err(e) = service.store().checkpoint().await {
-        tracing::warn!("checkpoint at shutdown: {e}");
-    }
     result
 }
 
@@ -676,8 +670,13 @@ impl DiscordCourier {
             Target::GameThread(g) => self.thread(service, *g).await?,
             Target::Direct(u) => self.direct_channel(u).await?,
         };
+        let Some(game) = item.game.filter(|_| post.thread_anchor) else {
+            // Nothing follows the message: posting it is the whole delivery.
+            self.post(service, item, channel).await?;
+            return Ok(());
+        };
         let message = match item.sent_as.as_deref().and_then(|m| m.parse::<u64>().ok()) {
-            // An earlier attempt posted it; only what followed is left to do.
+            // An earlier attempt posted it; only starting the thread is left to do.
             Some(id) => serenity::MessageId::new(id),
             None => {
                 let id = self.post(service, item, channel).await?;
@@ -689,10 +688,7 @@ impl DiscordCourier {
                 id
             }
         };
-        if let (true, Some(game)) = (post.thread_anchor, item.game) {
-            self.start_thread(service, game, channel, message).await?;
-        }
-        Ok(())
+        self.start_thread(service, game, channel, message).await
     }
 
     /// The DM channel with a user.

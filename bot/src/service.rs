@@ -1208,18 +1208,12 @@ impl Service {
         let mut out = String::new();
         for p in prompts {
             let line = match p.kind {
-                PromptKind::Move => match move_prompt_detail(&p) {
-                    Some(detail) => format!(
-                        "\n{}, your move ({}): {detail}.",
-                        g.mention(p.seat),
-                        p.seat.colour_name()
-                    ),
-                    None => format!(
-                        "\n{}, your move ({}).",
-                        g.mention(p.seat),
-                        p.seat.colour_name()
-                    ),
-                },
+                PromptKind::Move => format!(
+                    "\n{}, your move ({}){}.",
+                    g.mention(p.seat),
+                    p.seat.colour_name(),
+                    move_prompt_detail(&p).map_or(String::new(), |d| format!(": {d}"))
+                ),
                 PromptKind::Secret => format!(
                     "\n{}, you have a secret choice to make ({}): see your direct messages.",
                     g.mention(p.seat),

@@ -512,16 +512,6 @@ impl Store {
         Ok(())
     }
 
-    /// Writes a consistent copy of the whole database to `path` (SQLite's `VACUUM INTO`), safe
-    /// while the bot runs.
-    pub async fn backup(&self, path: &Path) -> Result<(), DbError> {
-        sqlx::query("VACUUM INTO ?")
-            .bind(path.display().to_string())
-            .execute(&self.writer)
-            .await?;
-        Ok(())
-    }
-
     // ---- the inbox of undeliverable direct messages -------------------------------------------
 
     pub async fn keep_in_inbox(

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use rookery_tests::fake_discord::{FakeDiscord, Person, RunningBot, GUILD, LOBBY};
+use rookery_tests::fake_discord::{FakeDiscord, Person, RunningBot, GUILD};
 use rookery_tests::TempDir;
 use serde_json::json;
 
@@ -34,24 +34,8 @@ impl Table {
         for n in 0..GAMES {
             let white = fake.person(500 + n as u64, &format!("w{n}"));
             let black = fake.person(600 + n as u64, &format!("b{n}"));
-            let id = fake.slash(
-                &white,
-                LOBBY,
-                "play",
-                &[
-                    ("variant", json!("chess")),
-                    ("options", json!("order=joined")),
-                ],
-            );
-            fake.answer(id).await;
-            let lobby = fake
-                .wait_until("a lobby post", Duration::from_secs(20), |f| {
-                    f.messages_in(LOBBY)
-                        .into_iter()
-                        .find(|m| m.content.contains(&format!("(game {}:", n + 1)))
-                })
-                .await;
-            fake.answer(fake.press(&black, &lobby, &format!("rookery:join:{}", n + 1)))
+            let (number, lobby) = fake.play(&white, "chess", "order=joined").await;
+            fake.answer(fake.press(&black, &lobby, &format!("rookery:join:{number}")))
                 .await;
             let thread = lobby.id;
             fake.answer(fake.slash(&white, thread, "move", &[("move", json!("e4"))]))

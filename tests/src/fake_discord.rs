@@ -218,8 +218,6 @@ struct World {
     connections: usize,
     /// Events dispatched while no connection was up, for the next RESUME.
     buffered: Vec<Value>,
-    /// Events that never reached the bot (its session ended before it resumed).
-    lost: usize,
     /// The gateway intents of the last IDENTIFY.
     intents: Option<u64>,
 }
@@ -404,11 +402,6 @@ impl FakeDiscord {
     /// The gateway intents the bot identified with.
     pub fn intents(&self) -> Option<u64> {
         self.world().intents
-    }
-
-    /// Events dispatched while the bot was away that its next session never got.
-    pub fn lost_events(&self) -> usize {
-        self.world().lost
     }
 
     /// Every interaction sent so far.
@@ -683,6 +676,33 @@ impl FakeDiscord {
         .await
     }
 
+    /// `who` opens a game with `/play variant options` in the lobby; waits for the bot's answer
+    /// and the game's announcement, and returns the game's number and that announcement.
+    pub async fn play(&self, who: &Person, variant: &str, options: &str) -> (i64, Posted) {
+        let id = self.slash(
+            who,
+            LOBBY,
+            "play",
+            &[("variant", json!(variant)), ("options", json!(options))],
+        );
+        let answer = self.answer(id).await;
+        // "Game 2 created: ..."
+        let number: i64 = answer
+            .strip_prefix("Game ")
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("/play was refused: {answer}"));
+        let announcement = format!("(game {number}:");
+        let lobby = self
+            .wait_until("the game's announcement", Duration::from_secs(20), |f| {
+                f.messages_in(LOBBY)
+                    .into_iter()
+                    .find(|m| m.content.contains(&announcement))
+            })
+            .await;
+        (number, lobby)
+    }
+
     /// Waits for the choices an autocomplete interaction was answered with.
     pub async fn choices(&self, interaction: u64) -> Vec<String> {
         self.wait_until("autocomplete choices", Duration::from_secs(20), |f| {
@@ -724,10 +744,11 @@ impl FakeDiscord {
             assert_eq!(
                 i.callbacks.len(),
                 1,
-                "interaction {} (type {}) had {} callbacks",
+                "interaction {} (type {}) had {} callbacks ({} refused as too late)",
                 i.id,
                 i.kind,
-                i.callbacks.len()
+                i.callbacks.len(),
+                i.late_callbacks
             );
             let took = i.callbacks[0].1 - i.sent;
             assert!(
@@ -849,7 +870,6 @@ fn on_gateway_payload(
             let session = world.session.as_mut().unwrap();
             session.log.push((1, event.clone()));
             // Like Discord, a new session does not get what the old one missed.
-            world.lost += world.buffered.len();
             world.buffered.clear();
             vec![event]
         }
@@ -1462,7 +1482,6 @@ impl RunningBot {
         ));
         let connection = bot::discord::Connection {
             token: "fake-token".into(),
-            guild,
             api: Some(fake.url()),
         };
         let http = bot::discord::http(&connection);

@@ -64,22 +64,7 @@ async fn open_game(
     variant: &str,
     options: &str,
 ) -> (Posted, u64) {
-    let answer = slash(
-        fake,
-        creator,
-        LOBBY,
-        "play",
-        &[("variant", json!(variant)), ("options", json!(options))],
-    )
-    .await;
-    assert!(answer.contains("created"), "{answer}");
-    // "Game 2 created: ..."
-    let number = answer
-        .split_whitespace()
-        .nth(1)
-        .map(|n| n.trim_end_matches(':'))
-        .expect("the game's number");
-    let lobby = message_with(fake, LOBBY, &format!("(game {number}:")).await;
+    let (_, lobby) = fake.play(creator, variant, options).await;
     let thread = fake
         .wait_until("the game's thread", WAIT, |f| {
             f.threads_of(LOBBY).contains(&lobby.id).then_some(lobby.id)

@@ -32,7 +32,35 @@ fn rookery_binary() -> PathBuf {
     binary
 }
 
-fn spawn_bot(fake: &FakeDiscord, db: &std::path::Path, log: &std::path::Path) -> Child {
+/// A running `rookery` process, killed when dropped so a failing test leaves none behind.
+struct Bot(Child);
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Bot {
+    /// Waits (at most 20 seconds) for the process to stop by itself; `log` explains a hang.
+    async fn exit_status(&mut self, log: &std::path::Path) -> std::process::ExitStatus {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.0.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "the bot did not stop: {}",
+                std::fs::read_to_string(log).unwrap_or_default()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+fn spawn_bot(fake: &FakeDiscord, db: &std::path::Path, log: &std::path::Path) -> Bot {
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -50,6 +78,7 @@ fn spawn_bot(fake: &FakeDiscord, db: &std::path::Path, log: &std::path::Path) ->
         .stdout(Stdio::null())
         .stderr(log)
         .spawn()
+        .map(Bot)
         .unwrap()
 }
 
@@ -85,24 +114,8 @@ async fn sigkill_at_random_moments_loses_and_doubles_nothing() {
     for n in 0..GAMES {
         let white = fake.person(200 + n as u64, &format!("white{n}"));
         let black = fake.person(300 + n as u64, &format!("black{n}"));
-        let id = fake.slash(
-            &white,
-            LOBBY,
-            "play",
-            &[
-                ("variant", json!("chess")),
-                ("options", json!("order=joined days_per_move=none")),
-            ],
-        );
-        let answer = fake.answer(id).await;
-        assert!(answer.contains("created"), "{answer}");
-        let number = (n + 1) as i64;
-        let lobby = fake
-            .wait_until("the lobby post", Duration::from_secs(20), |f| {
-                f.messages_in(LOBBY)
-                    .into_iter()
-                    .find(|m| m.content.contains(&format!("(game {number}:")))
-            })
+        let (number, lobby) = fake
+            .play(&white, "chess", "order=joined days_per_move=none")
             .await;
         games.push(Game {
             number,
@@ -119,8 +132,8 @@ async fn sigkill_at_random_moments_loses_and_doubles_nothing() {
     let mut last_try = [Instant::now() - Duration::from_secs(10); GAMES];
     loop {
         if kills < KILLS && Instant::now() >= next_kill {
-            child.kill().unwrap();
-            child.wait().unwrap();
+            // SIGKILL, then a new process on the same file.
+            drop(child);
             kills += 1;
             child = spawn_bot(&fake, &db, &log);
             next_kill = Instant::now() + Duration::from_millis(rng.gen_range(300..1200));
@@ -188,8 +201,7 @@ async fn sigkill_at_random_moments_loses_and_doubles_nothing() {
         store.pending(1).await.unwrap().is_empty(),
         "posts left undelivered"
     );
-    child.kill().unwrap();
-    child.wait().unwrap();
+    drop(child);
 
     assert_eq!(kills, KILLS);
     let threads = fake.threads_of(LOBBY);
@@ -257,17 +269,7 @@ async fn the_binary_says_why_and_exits_when_discord_refuses_its_commands() {
     );
     let log = dir.0.join("bot.log");
     let mut child = spawn_bot(&fake, &dir.0.join("rookery.db"), &log);
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "the bot hung instead of stopping"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let status = child.exit_status(&log).await;
     assert_eq!(status.code(), Some(2));
     let said = std::fs::read_to_string(&log).unwrap();
     assert!(said.contains("could not register the commands"), "{said}");
@@ -279,7 +281,8 @@ async fn sigterm_stops_the_binary_cleanly_with_the_games_in_the_database_file() 
     let dir = TempDir::new("discord-sigterm");
     let db = dir.0.join("rookery.db");
     let fake = FakeDiscord::start().await;
-    let mut child = spawn_bot(&fake, &db, &dir.0.join("bot.log"));
+    let log = dir.0.join("bot.log");
+    let mut child = spawn_bot(&fake, &db, &log);
     fake.wait_ready().await;
     let alice = fake.person(101, "alice");
     let answer = fake
@@ -288,22 +291,11 @@ async fn sigterm_stops_the_binary_cleanly_with_the_games_in_the_database_file() 
     assert!(answer.contains("created"), "{answer}");
 
     let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args(["-TERM", &child.0.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
-    let started = Instant::now();
-    let exit = loop {
-        if let Some(exit) = child.try_wait().unwrap() {
-            break exit;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "SIGTERM did not stop the bot: {}",
-            std::fs::read_to_string(dir.0.join("bot.log")).unwrap_or_default()
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let exit = child.exit_status(&log).await;
     assert!(exit.success(), "{exit:?}");
     // The write-ahead log was folded into the file: the .db file alone holds the game.
     let wal = dir.0.join("rookery.db-wal");
