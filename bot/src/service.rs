@@ -211,8 +211,15 @@ impl Loaded {
     fn mention(&self, seat: Seat) -> String {
         match self.user_of(seat) {
             Some(s) => format!("{{@{}}}", s.user_id),
-            None => seat.colour_name(),
+            None => self.side(seat),
         }
+    }
+    /// What the game calls a seat: "White", or the army it moves ("White 2").
+    fn side(&self, seat: Seat) -> String {
+        self.state
+            .as_ref()
+            .and_then(|state| self.game.seat_name(state, seat).ok())
+            .unwrap_or_else(|| seat.colour_name())
     }
     fn state(&self) -> Result<&AnyState, ServiceError> {
         self.state
@@ -796,7 +803,7 @@ impl Service {
         let sides: Vec<String> = g
             .seats
             .iter()
-            .map(|s| format!("{{@{}}} plays {}", s.user_id, Seat(s.seat).colour_name()))
+            .map(|s| format!("{{@{}}} plays {}", s.user_id, g.side(Seat(s.seat))))
             .collect();
         let mut text = format!("Game {id} begins: {}.", sides.join(", "));
         text.push_str(&self.turn_line(g)?);
@@ -996,11 +1003,10 @@ impl Service {
         let id = self.resolve(user, place, named).await?;
         let (_guard, tx, mut g) = self.locked(id).await?;
         let seat = self.seated_in_active(&g, user)?;
-        let outcome = g
-            .game
-            .concede(g.state()?, seat, g.row.seat_count, EndReason::Resignation)?;
-        let end = self.finish(&mut g, outcome)?;
-        let text = format!("{{@{}}} resigned.\n{end}", user.id);
+        // The game's rules say what a resignation does: end the game, or (cut-throat) take
+        // the player out while the others play on.
+        let mut text = format!("{{@{}}} resigned.", user.id);
+        text.push_str(&self.leave_game(&mut g, &[seat], EndReason::Resignation)?);
         let posts = vec![self.board_post(&g, text)?];
         self.save(tx, &mut g, Some((user, Some(seat))), "resign", "", posts)
             .await?;
@@ -1118,7 +1124,7 @@ impl Service {
         let seat = self.seated_in_active(g, user)?;
         let prompts = g.game.prompts(g.state()?)?;
         if !prompts.iter().any(|p| p.seat == seat) {
-            let waiting: Vec<String> = prompts.iter().map(|p| p.seat.colour_name()).collect();
+            let waiting: Vec<String> = prompts.iter().map(|p| g.side(p.seat)).collect();
             // Where seats choose in secret at the same time, a seat left out of such a round
             // has already sealed its choice: it is its turn all right, only not yet resolved.
             let sealed_round =
@@ -1139,6 +1145,42 @@ impl Service {
         Ok(seat)
     }
 
+    /// `seats` leave the game (resigned or out of time), each by the game's own rules, in
+    /// turn until the game ends. Returns the lines announcing what followed.
+    fn leave_game(
+        &self,
+        g: &mut Loaded,
+        seats: &[Seat],
+        reason: EndReason,
+    ) -> Result<String, ServiceError> {
+        let mut out = String::new();
+        let count = g.row.seat_count;
+        for &seat in seats {
+            let state = g
+                .state
+                .as_mut()
+                .ok_or_else(|| ServiceError::Internal(format!("game {} has no state", g.row.id)))?;
+            let events = g.game.leave(state, seat, count, reason)?;
+            for event in events {
+                match event {
+                    Event::Public(line) => {
+                        out.push('\n');
+                        out.push_str(&line);
+                    }
+                    Event::GameOver(outcome) => {
+                        out.push('\n');
+                        out.push_str(&self.finish(g, outcome)?);
+                        return Ok(out);
+                    }
+                    Event::Private { .. } => {}
+                }
+            }
+        }
+        self.restart_clock(g);
+        out.push_str(&self.turn_line(g)?);
+        Ok(out)
+    }
+
     /// Ends the game with `outcome`; returns the line announcing it.
     fn finish(&self, g: &mut Loaded, outcome: Outcome) -> Result<String, ServiceError> {
         g.row.status = Status::Finished;
@@ -1148,7 +1190,7 @@ impl Service {
             serde_json::to_string(&outcome).map_err(|e| ServiceError::Internal(e.to_string()))?,
         );
         let winners: Vec<String> = outcome.winners.iter().map(|s| g.mention(*s)).collect();
-        let mut line = format!("**Game over: {outcome}.**");
+        let mut line = format!("**Game over: {}.**", outcome.describe(|s| g.side(s)));
         if !winners.is_empty() {
             line.push_str(&format!(" Congratulations {}!", winners.join(" and ")));
         }
@@ -1211,13 +1253,14 @@ impl Service {
                 PromptKind::Move => format!(
                     "\n{}, your move ({}){}.",
                     g.mention(p.seat),
-                    p.seat.colour_name(),
-                    move_prompt_detail(&p).map_or(String::new(), |d| format!(": {d}"))
+                    g.side(p.seat),
+                    move_prompt_detail(&p, &g.side(p.seat))
+                        .map_or(String::new(), |d| format!(": {d}"))
                 ),
                 PromptKind::Secret => format!(
                     "\n{}, you have a secret choice to make ({}): see your direct messages.",
                     g.mention(p.seat),
-                    p.seat.colour_name()
+                    g.side(p.seat)
                 ),
             };
             out.push_str(&line);
@@ -1274,7 +1317,7 @@ impl Service {
                 .as_deref()
                 .and_then(|r| serde_json::from_str::<Outcome>(r).ok())
             {
-                view.status = outcome.to_string();
+                view.status = outcome.describe(|s| g.side(s));
             }
         }
         render::render_png(&view).map_err(|e| ServiceError::Internal(e.to_string()))
@@ -1548,25 +1591,34 @@ impl Service {
             let id = g.row.id;
             let prompted: Vec<Seat> = g.game.prompts(g.state()?)?.iter().map(|p| p.seat).collect();
             if deadline <= now {
-                // The game's rules say who wins when a seat runs out of time; when several
-                // run out together, only those who win whichever of them is counted do.
-                let mut winners: Option<Vec<Seat>> = None;
-                for seat in &prompted {
-                    let outcome =
-                        g.game
-                            .concede(g.state()?, *seat, g.row.seat_count, EndReason::Timeout)?;
-                    winners = Some(match winners {
-                        None => outcome.winners,
-                        Some(w) => w
-                            .into_iter()
-                            .filter(|s| outcome.winners.contains(s))
-                            .collect(),
-                    });
-                }
+                // The game's rules say what running out of time does. When several seats run
+                // out together (sealed moves), only those who win whichever of them is counted
+                // win; where one leaving does not end the game, each leaves in turn.
                 let late: Vec<String> = prompted.iter().map(|s| g.mention(*s)).collect();
-                let outcome = Outcome::win(winners.unwrap_or_default(), EndReason::Timeout);
-                let end = self.finish(&mut g, outcome)?;
-                let text = format!("{} ran out of time.\n{end}", late.join(" and "));
+                let mut text = format!("{} ran out of time.", late.join(" and "));
+                if prompted.len() > 1 {
+                    let mut winners: Option<Vec<Seat>> = None;
+                    for seat in &prompted {
+                        let outcome = g.game.concede(
+                            g.state()?,
+                            *seat,
+                            g.row.seat_count,
+                            EndReason::Timeout,
+                        )?;
+                        winners = Some(match winners {
+                            None => outcome.winners,
+                            Some(w) => w
+                                .into_iter()
+                                .filter(|s| outcome.winners.contains(s))
+                                .collect(),
+                        });
+                    }
+                    let outcome = Outcome::win(winners.unwrap_or_default(), EndReason::Timeout);
+                    text.push('\n');
+                    text.push_str(&self.finish(&mut g, outcome)?);
+                } else {
+                    text.push_str(&self.leave_game(&mut g, &prompted, EndReason::Timeout)?);
+                }
                 let posts = vec![self.board_post(&g, text)?];
                 self.save(tx, &mut g, None, "timeout", "", posts).await?;
                 changed += 1;
@@ -1786,8 +1838,8 @@ fn words_with_separators(text: &str) -> Vec<(char, &str)> {
 
 /// What a move prompt says beyond "White to move", if anything: a turn of several moves
 /// (Zombie Chess), a blow that may be declined (Synchronous Chess), a promotion to choose.
-fn move_prompt_detail(p: &Prompt) -> Option<&str> {
-    let plain = format!("{} to move", p.seat.colour_name());
+fn move_prompt_detail<'a>(p: &'a Prompt, side: &str) -> Option<&'a str> {
+    let plain = format!("{side} to move");
     let rest = p
         .text
         .strip_prefix(plain.as_str())

@@ -190,6 +190,7 @@ pub struct Leap(pub u8);
 pub struct Frame {
     dirs: [Dir; 8],
     knight: Leap,
+    quarter_turns: u8,
 }
 
 impl Frame {
@@ -207,6 +208,10 @@ impl Frame {
     pub fn knight(&self) -> Leap {
         self.knight
     }
+    /// How many quarter turns clockwise this seat's forward is from up the board.
+    pub fn quarter_turns(&self) -> u8 {
+        self.quarter_turns
+    }
 }
 
 /// Which edges of a rectangle are joined.
@@ -220,14 +225,17 @@ pub enum Wrap {
     Files,
     /// Both pairs of edges touch (a torus): files and ranks wrap.
     Both,
+    /// The top and bottom edges touch: ranks wrap (the cylinder of the players at the left and
+    /// right sides of a four-player board).
+    Ranks,
 }
 
 impl Wrap {
     fn files(self) -> bool {
-        self != Wrap::None
+        matches!(self, Wrap::Files | Wrap::Both)
     }
     fn ranks(self) -> bool {
-        self == Wrap::Both
+        matches!(self, Wrap::Ranks | Wrap::Both)
     }
 }
 
@@ -307,6 +315,7 @@ pub struct Board {
     steps: Vec<u16>,
     opposite: Vec<Dir>,
     leaps: Vec<LeapTable>,
+    knight_hops: HopTable,
     frames: Vec<Frame>,
     grid: Option<Grid>,
     wrap: Wrap,
@@ -316,6 +325,14 @@ pub struct Board {
 struct LeapTable {
     starts: Vec<u32>,
     targets: Vec<Cell>,
+}
+
+/// For each cell, the knight's second hops: (the square the first hop lands on, the square the
+/// second hop in the same direction lands on).
+#[derive(Debug, Default)]
+struct HopTable {
+    starts: Vec<u32>,
+    pairs: Vec<(Cell, Cell)>,
 }
 
 #[derive(Debug)]
@@ -396,6 +413,38 @@ impl Board {
     pub fn leaps(&self, cell: Cell, leap: Leap) -> &[Cell] {
         let table = &self.leaps[leap.0 as usize];
         &table.targets[table.starts[cell.index()] as usize..table.starts[cell.index() + 1] as usize]
+    }
+    /// The knight's extended moves from `cell` (Adams' Doubles Chess): pairs of the square a
+    /// first hop lands on and the square a second hop in the same direction lands on.
+    #[inline]
+    pub fn knight_hops(&self, cell: Cell) -> &[(Cell, Cell)] {
+        let t = &self.knight_hops;
+        if t.starts.is_empty() {
+            return &[];
+        }
+        &t.pairs[t.starts[cell.index()] as usize..t.starts[cell.index() + 1] as usize]
+    }
+    /// How far `cell` is from `seat`'s own edge, counted in rows of that seat's frame from 0
+    /// (rank 1 for White is 0, rank 8 is 7; for a seat at the left edge, the a-file is 0).
+    /// `None` on boards not built on a grid.
+    pub fn frame_rank(&self, seat: usize, cell: Cell) -> Option<i16> {
+        let (files, ranks) = self.grid_size()?;
+        let (f, r) = self.coord(cell);
+        Some(match self.frame(seat).quarter_turns % 4 {
+            0 => r,
+            1 => f,
+            2 => ranks as i16 - 1 - r,
+            _ => files as i16 - 1 - f,
+        })
+    }
+    /// The number of rows from `seat`'s own edge to the far edge (8 on 8x8).
+    pub fn frame_depth(&self, seat: usize) -> Option<i16> {
+        let (files, ranks) = self.grid_size()?;
+        Some(if self.frame(seat).quarter_turns % 2 == 0 {
+            ranks as i16
+        } else {
+            files as i16
+        })
     }
     /// The frame of a seat. Boards with fewer frames than seats repeat them in turn.
     #[inline]
@@ -677,6 +726,25 @@ impl SquareBoard {
             knight.targets.extend(targets);
             knight.starts.push(knight.targets.len() as u32);
         }
+        let mut knight_hops = HopTable {
+            starts: vec![0],
+            pairs: Vec::new(),
+        };
+        for (i, cell) in cells.iter().enumerate() {
+            let (f, r) = (cell.coord.0 as i32, cell.coord.1 as i32);
+            let mut pairs: Vec<(Cell, Cell)> = KNIGHT
+                .iter()
+                .filter_map(|(df, dr)| {
+                    let mid = lookup(f + df, r + dr)?;
+                    let to = lookup(f + 2 * df, r + 2 * dr)?;
+                    (mid.index() != i && to.index() != i && mid != to).then_some((mid, to))
+                })
+                .collect();
+            pairs.sort_unstable();
+            pairs.dedup();
+            knight_hops.pairs.extend(pairs);
+            knight_hops.starts.push(knight_hops.pairs.len() as u32);
+        }
         let frames = self
             .facing
             .iter()
@@ -688,6 +756,7 @@ impl SquareBoard {
                 Frame {
                     dirs,
                     knight: Leap(0),
+                    quarter_turns: q,
                 }
             })
             .collect();
@@ -698,6 +767,7 @@ impl SquareBoard {
             steps,
             opposite: (0..8).map(|d| Dir((d + 4) % 8)).collect(),
             leaps: vec![knight],
+            knight_hops,
             frames,
             grid: Some(grid),
             wrap: self.wrap,

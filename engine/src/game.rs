@@ -311,22 +311,27 @@ impl Outcome {
     pub fn is_draw(&self) -> bool {
         self.winners.is_empty()
     }
-}
 
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// The result in words, naming each winning seat with `name` ("White 1 and White 2 win by
+    /// checkmate").
+    pub fn describe(&self, name: impl Fn(Seat) -> String) -> String {
         if self.is_draw() {
-            write!(f, "Draw by {}", self.reason.describe())
+            format!("Draw by {}", self.reason.describe())
         } else {
-            let names: Vec<String> = self.winners.iter().map(|s| s.colour_name()).collect();
-            write!(
-                f,
+            let names: Vec<String> = self.winners.iter().map(|s| name(*s)).collect();
+            format!(
                 "{} {} by {}",
                 names.join(" and "),
                 if names.len() == 1 { "wins" } else { "win" },
                 self.reason.describe()
             )
         }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe(|s| s.colour_name()))
     }
 }
 
@@ -429,6 +434,34 @@ pub trait Game: Send + Sync + 'static {
         Outcome::win(others, reason)
     }
 
+    /// What a seat is called in messages: "White", or the army a player moves in games of
+    /// more than two sides ("White 2", "king-side Black").
+    fn seat_name(&self, _state: &Self::State, seat: Seat) -> String {
+        seat.colour_name()
+    }
+
+    /// Why `seat` cannot act now, when there is more to say than whose turn it is (its army
+    /// is frozen, mated, out of the game).
+    fn waiting_reason(&self, _state: &Self::State, _seat: Seat) -> Option<String> {
+        None
+    }
+
+    /// `seat` leaves the game by resigning or running out of time (`reason`). Returns what
+    /// happened; a [`Event::GameOver`] among the events ends the game. By default the game
+    /// ends with [`Game::concede`]'s result; games that go on without the player (cut-throat)
+    /// take the player's armies out of the state and say so.
+    fn leave(
+        &self,
+        state: &mut Self::State,
+        seat: Seat,
+        seats: usize,
+        reason: EndReason,
+    ) -> Result<Vec<Event>, GameError> {
+        Ok(vec![Event::GameOver(
+            self.concede(state, seat, seats, reason),
+        )])
+    }
+
     /// Parses and applies a typed action text, returning its canonical text and the events.
     fn play(
         &self,
@@ -441,6 +474,9 @@ pub trait Game: Send + Sync + 'static {
         }
         let prompted = self.prompts(state);
         if !prompted.iter().any(|p| p.seat == seat) {
+            if let Some(reason) = self.waiting_reason(state, seat) {
+                return Err(GameError::NotYourTurn(reason));
+            }
             let waiting: Vec<String> = prompted.iter().map(|p| p.text.clone()).collect();
             return Err(GameError::NotYourTurn(waiting.join("; ")));
         }
@@ -522,6 +558,17 @@ pub trait AnyGame: Send + Sync {
     ) -> Result<Outcome, GameError>;
     /// The secrets to reveal once the game is over.
     fn secret_history(&self, state: &AnyState) -> Result<Vec<String>, GameError>;
+    /// What a seat is called in messages (see [`Game::seat_name`]).
+    fn seat_name(&self, state: &AnyState, seat: Seat) -> Result<String, GameError>;
+    /// `seat` resigns or runs out of time; the state changes only if the game goes on without
+    /// it (see [`Game::leave`]).
+    fn leave(
+        &self,
+        state: &mut AnyState,
+        seat: Seat,
+        seats: usize,
+        reason: EndReason,
+    ) -> Result<Vec<Event>, GameError>;
     fn perft(&self, state: &AnyState, depth: u32) -> Result<Option<u64>, GameError>;
     fn divide(&self, state: &AnyState, depth: u32)
         -> Result<Option<Vec<(String, u64)>>, GameError>;
@@ -617,6 +664,22 @@ impl<G: Game> AnyGame for G {
     }
     fn secret_history(&self, state: &AnyState) -> Result<Vec<String>, GameError> {
         Ok(Game::secret_history(self, typed(self, state)?))
+    }
+    fn seat_name(&self, state: &AnyState, seat: Seat) -> Result<String, GameError> {
+        Ok(Game::seat_name(self, typed(self, state)?, seat))
+    }
+    fn leave(
+        &self,
+        state: &mut AnyState,
+        seat: Seat,
+        seats: usize,
+        reason: EndReason,
+    ) -> Result<Vec<Event>, GameError> {
+        let s = typed_mut(self, state)?;
+        let mut next = s.clone();
+        let events = Game::leave(self, &mut next, seat, seats, reason)?;
+        *s = next;
+        Ok(events)
     }
     fn perft(&self, state: &AnyState, depth: u32) -> Result<Option<u64>, GameError> {
         Ok(Game::perft(self, typed(self, state)?, depth))

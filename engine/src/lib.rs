@@ -6,6 +6,7 @@
 //! - [`view`]: what one viewer may see, the only input of the renderer.
 //! - [`variants`]: one module per game.
 //! - [`registry`]: every variant by id.
+//! - [`table`]: players, armies, teams, the order of turns and each army's standing.
 //! - [`playout`]: random games to their end through the registry, for testing.
 
 pub mod board;
@@ -14,6 +15,7 @@ pub mod chess;
 pub mod game;
 pub mod playout;
 pub mod registry;
+pub mod table;
 pub mod variants;
 pub mod view;
 

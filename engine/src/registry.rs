@@ -4,7 +4,7 @@
 //! use engine::registry;
 //! assert_eq!(registry::variant("960").unwrap().info().id, "chess960");
 //! let err = registry::variant("chezz").unwrap_err();
-//! assert!(err.to_string().contains("chess, chess960, zombie, masquerade, synchronous, checkers, stax, queens"), "{err}");
+//! assert!(err.to_string().contains("chess, chess960, doubles, zombie, masquerade, synchronous, checkers, stax, queens"), "{err}");
 //! ```
 
 use crate::game::{AnyGame, GameError};
@@ -12,14 +12,16 @@ use crate::variants::{
     checkers::{CHECKERS, QUEENS, STAX},
     chess::Chess,
     chess960::Chess960,
+    doubles::Doubles,
     masquerade::Masquerade,
     synchronous::Synchronous,
     zombie::Zombie,
 };
 
-static VARIANTS: [&dyn AnyGame; 8] = [
+static VARIANTS: [&dyn AnyGame; 9] = [
     &Chess,
     &Chess960,
+    &Doubles,
     &Zombie,
     &Masquerade,
     &Synchronous,

@@ -142,4 +142,20 @@ pub struct View {
     /// Names to print small in a corner of cells, for games whose notation names squares
     /// otherwise than by the board's labels (checkers' numbers 1-32); empty for most games.
     pub square_names: Vec<(Cell, String)>,
+    /// Who sits where, for games of more than two plain sides (one line per player and army,
+    /// with the army's standing); empty where player `n` simply plays army `n`.
+    pub table: Vec<SeatLine>,
+}
+
+/// One player at the table with the army they move, for captions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatLine {
+    /// The player (an index into [`View::players`]).
+    pub player: Seat,
+    /// The army they move, which picks the colour.
+    pub army: Seat,
+    /// The army's or the side's name ("White 2", "queen-side Black").
+    pub side: String,
+    /// How the army stands, when not simply playing ("checkmated: frozen").
+    pub status: Option<String>,
 }

@@ -39,6 +39,7 @@ fn four_army_view() -> View {
         status: "Seat 3 to move".into(),
         panel: None,
         square_names: vec![],
+        table: Vec::new(),
     }
 }
 

@@ -25,6 +25,7 @@ fn view(board: Arc<Board>, bottom: Seat, figures: Vec<Placed>, players: &[&str])
         status: format!("{} to move", bottom.colour_name()),
         panel: None,
         square_names: vec![],
+        table: Vec::new(),
     }
 }
 

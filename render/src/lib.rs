@@ -489,8 +489,32 @@ fn draw_caption(img: &mut RgbImage, layout: &Layout, view: &View) {
     let max_x = layout.width as f32 - 8.0;
     let mut x = 10.0;
     let baseline = 20.0;
-    for (i, name) in view.players.iter().enumerate() {
-        let seat = Seat(i as u8);
+    // Who sits where: one entry per player, or per player and army where the game says.
+    let entries: Vec<(Seat, Seat, String)> = if view.table.is_empty() {
+        (0..view.players.len())
+            .map(|i| (Seat(i as u8), Seat(i as u8), view.players[i].clone()))
+            .collect()
+    } else {
+        view.table
+            .iter()
+            .map(|line| {
+                let name = view
+                    .players
+                    .get(line.player.index())
+                    .cloned()
+                    .unwrap_or_default();
+                let mut label = format!("{name} ({}", line.side);
+                if let Some(status) = &line.status {
+                    label.push_str(", ");
+                    label.push_str(status);
+                }
+                label.push(')');
+                (line.player, line.army, label)
+            })
+            .collect()
+    };
+    for (seat, army, name) in &entries {
+        let (seat, army) = (*seat, *army);
         let acting = view.to_act.contains(&seat);
         if acting {
             text::draw(
@@ -502,7 +526,7 @@ fn draw_caption(img: &mut RgbImage, layout: &Layout, view: &View) {
             );
         }
         x += 16.0;
-        sprite::sprite(Kind::Man, seat.index(), 16).draw_centred(img, x, baseline - 5.0);
+        sprite::sprite(Kind::Man, army.index(), 16).draw_centred(img, x, baseline - 5.0);
         x += 12.0;
         x = text::draw(
             img,

@@ -82,6 +82,7 @@ fn synthetic(board: Arc<Board>, bottom: Seat, figures: Vec<Placed>) -> View {
         status: "White to move".into(),
         panel: None,
         square_names: vec![],
+        table: Vec::new(),
     }
 }
 

@@ -67,10 +67,10 @@ proptest! {
     #[test]
     fn playouts_on_wrapped_boards(wrap_both in any::<bool>(), seed in any::<u64>(), plies in 1usize..120) {
         let wrap = if wrap_both { Wrap::Both } else { Wrap::Files };
-        let rules = RulesSpec {
-            board: SquareBoard::new(8, 8).wrap(wrap).seats_facing(&[0, 2]).spec(),
-            teams: vec![0, 1],
-        }
+        let rules = RulesSpec::new(
+            SquareBoard::new(8, 8).wrap(wrap).seats_facing(&[0, 2]).spec(),
+            vec![0, 1],
+        )
         .build();
         // On a torus rank 8 touches rank 1 and nothing is a back rank: keep the armies apart
         // and without castling rights.

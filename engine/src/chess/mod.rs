@@ -19,6 +19,7 @@ mod perft;
 mod rules;
 mod san;
 mod setup;
+mod stored;
 
 use std::fmt;
 use std::sync::Arc;
@@ -31,7 +32,7 @@ use crate::board::{Board, Cell, CellSet, Dir, Shade};
 pub use fen::parse_setup;
 pub use fen::{FenError, FenFlavor};
 pub use perft::{divide, perft};
-pub use rules::{Rules, RulesSpec, MAX_SEATS};
+pub use rules::{CastlingRule, PawnRule, Rules, RulesSpec, MAX_SEATS};
 pub use san::{MoveParseError, NotationStyle};
 pub use setup::{KingRule, PositionError, PositionProblem, Setup};
 
@@ -188,7 +189,8 @@ fn role_of(v: u8) -> Role {
 pub enum MoveKind {
     /// Any move or capture without a special rule.
     Normal,
-    /// A pawn's first move of two steps, which may be taken en passant.
+    /// A pawn's step of more than one square (two in chess; up to three in Doubles Chess),
+    /// which may be taken en passant on any square it passed.
     DoubleStep,
     /// A pawn capturing en passant; `to` is the empty cell it moves to.
     EnPassant,
@@ -226,11 +228,24 @@ pub const MAX_MOVES: usize = 512;
 /// A list of moves on the stack.
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
-/// The cell an en passant capture moves to and the pawn it removes.
+/// A pawn's long step that enemy pawns may still take en passant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EnPassant {
-    pub target: Cell,
+    /// The pawn that stepped.
     pub pawn: Cell,
+    /// The squares it passed over (the second repeats the first after a two-square step).
+    pub skipped: [Cell; 2],
+    /// Its army.
+    pub army: u8,
+    /// The armies that may still take it, one bit each: every enemy, on its next turn only.
+    pub waiting: u8,
+}
+
+impl EnPassant {
+    #[inline]
+    fn passed(&self, cell: Cell) -> bool {
+        self.skipped[0] == cell || self.skipped[1] == cell
+    }
 }
 
 /// Which side of the king a castling rook stands on.
@@ -252,7 +267,7 @@ pub struct Position {
     by_seat: [CellSet; MAX_SEATS],
     kings: [u16; MAX_SEATS],
     castling: [[Option<Cell>; 2]; MAX_SEATS],
-    ep: Option<EnPassant>,
+    ep: ArrayVec<EnPassant, MAX_SEATS>,
     turn: u8,
     halfmoves: u32,
     fullmoves: u32,
@@ -373,15 +388,48 @@ impl Position {
     }
     /// The en passant target, only if an en passant capture is actually legal.
     pub fn legal_ep(&self) -> Option<Cell> {
-        let ep = self.ep?;
+        if self.ep.is_empty() {
+            return None;
+        }
         self.legal_moves()
             .iter()
-            .any(|m| m.kind == MoveKind::EnPassant)
-            .then_some(ep.target)
+            .find(|m| m.kind == MoveKind::EnPassant)
+            .map(|m| m.to)
     }
-    /// The en passant target left by the last double step, legal to use or not.
+    /// The en passant target left by the last long step, legal to use or not.
     pub fn ep_target(&self) -> Option<Cell> {
-        self.ep.map(|ep| ep.target)
+        self.ep.first().map(|ep| ep.skipped[0])
+    }
+    /// The long pawn steps enemies may still take en passant.
+    pub fn en_passant(&self) -> &[EnPassant] {
+        &self.ep
+    }
+
+    /// The pawn an en passant capture by `us` onto `to` removes, if there is one.
+    #[inline]
+    fn ep_victim(&self, to: Cell, us: usize) -> Option<Cell> {
+        self.ep
+            .iter()
+            .rev()
+            .find(|e| {
+                e.waiting & (1 << us) != 0
+                    && e.passed(to)
+                    && self.squares[e.pawn.index()] == pack(e.army, Role::Pawn)
+            })
+            .map(|e| e.pawn)
+    }
+
+    /// `us` has had its turn: its own long steps can no longer be taken, and it can no longer
+    /// take anyone else's.
+    #[inline]
+    fn expire_ep(&mut self, us: usize) {
+        if !self.ep.is_empty() {
+            self.ep
+                .retain(|e| e.army as usize != us && e.waiting & !(1 << us) != 0);
+            for e in &mut self.ep {
+                e.waiting &= !(1 << us);
+            }
+        }
     }
 
     #[inline]
@@ -392,53 +440,71 @@ impl Position {
     // ---- attacks -------------------------------------------------------------------------
 
     /// Whether any enemy of `us` attacks `target`, reading the board through `occ`.
+    #[inline]
     fn attacked<O: Occupancy>(&self, occ: &O, target: Cell, us: usize) -> bool {
-        let board = self.board();
-        for &e in &self.rules.enemies[us] {
-            let army = &self.rules.armies[e];
-            let e = e as u8;
-            let (pawn, knight, bishop, rook, queen, king) = (
-                pack(e, Role::Pawn),
-                pack(e, Role::Knight),
-                pack(e, Role::Bishop),
-                pack(e, Role::Rook),
-                pack(e, Role::Queen),
-                pack(e, Role::King),
-            );
-            for &t in board.leaps(target, army.knight) {
-                if occ.get(t) == knight {
+        self.rules.enemies[us]
+            .iter()
+            .any(|&e| self.army_attacks(occ, target, e))
+    }
+
+    /// Whether army `e` attacks `target`, reading the board through `occ`.
+    #[inline(always)]
+    fn army_attacks<O: Occupancy>(&self, occ: &O, target: Cell, e: usize) -> bool {
+        let army = &self.rules.armies[e];
+        let board = &*army.board;
+        let e = e as u8;
+        let (pawn, knight, bishop, rook, queen, king) = (
+            pack(e, Role::Pawn),
+            pack(e, Role::Knight),
+            pack(e, Role::Bishop),
+            pack(e, Role::Rook),
+            pack(e, Role::Queen),
+            pack(e, Role::King),
+        );
+        for &t in board.leaps(target, army.knight) {
+            if occ.get(t) == knight {
+                return true;
+            }
+        }
+        for &d in &army.pawn_attack_from {
+            if let Some(t) = board.step(target, d) {
+                if occ.get(t) == pawn {
                     return true;
                 }
             }
-            for &d in &army.pawn_attack_from {
-                if let Some(t) = board.step(target, d) {
-                    if occ.get(t) == pawn {
-                        return true;
+        }
+        for (dirs, slider) in [(&army.rook_from, rook), (&army.bishop_from, bishop)] {
+            for &d in dirs.iter() {
+                let mut c = target;
+                let mut first = true;
+                while let Some(t) = board.step(c, d) {
+                    if t == target {
+                        break;
                     }
-                }
-            }
-            for (dirs, slider) in [(&army.rook_from, rook), (&army.bishop_from, bishop)] {
-                for &d in dirs.iter() {
-                    let mut c = target;
-                    let mut first = true;
-                    while let Some(t) = board.step(c, d) {
-                        if t == target {
-                            break;
+                    let v = occ.get(t);
+                    if v != 0 {
+                        if v == slider || v == queen || (first && v == king) {
+                            return true;
                         }
-                        let v = occ.get(t);
-                        if v != 0 {
-                            if v == slider || v == queen || (first && v == king) {
-                                return true;
-                            }
-                            break;
-                        }
-                        first = false;
-                        c = t;
+                        break;
                     }
+                    first = false;
+                    c = t;
                 }
             }
         }
         false
+    }
+
+    /// Whether a piece of `army` attacks `cell`, whoever stands there.
+    pub fn attacked_by(&self, cell: Cell, army: Seat) -> bool {
+        self.army_attacks(&Plain(&self.squares), cell, army.index())
+    }
+
+    /// `seat` passes its turn without moving (a skipped or missed turn in a game of several
+    /// armies): its chance to take a pawn en passant lapses, as if it had moved.
+    pub fn skip_turn(&mut self, seat: Seat) {
+        self.expire_ep(seat.index());
     }
 
     /// Whether the seat to move is in check.
@@ -518,10 +584,11 @@ impl Position {
 
     fn generate(&self, out: &mut MoveList, legal: bool) {
         let us = self.turn as usize;
-        let board = self.board();
         let army = &self.rules.armies[us];
+        let board = &*army.board;
         let king = self.king(self.turn());
         let wrapped = board.wrap() != crate::board::Wrap::None;
+        let extended_knight = self.rules.spec().extended_knight;
         let (in_check, pins) = match (legal, king) {
             (true, Some(k)) => (
                 self.attacked(&Plain(&self.squares), k, us),
@@ -537,6 +604,18 @@ impl Position {
                 Role::Knight => {
                     for &to in board.leaps(from, army.knight) {
                         self.push_step(from, to, us, out);
+                    }
+                    if extended_knight {
+                        // The second hop never captures: both squares must be empty.
+                        for &(mid, to) in board.knight_hops(from) {
+                            if self.squares[mid.index()] == 0 && self.squares[to.index()] == 0 {
+                                out.push(Move {
+                                    from,
+                                    to,
+                                    kind: MoveKind::Normal,
+                                });
+                            }
+                        }
                     }
                 }
                 Role::Bishop => self.slides(from, &army.bishop, us, out),
@@ -560,7 +639,8 @@ impl Position {
                 dedup_range(out, start);
             }
             if legal && king.is_some() {
-                let test_all = in_check || role == Role::King || pins.contains(from);
+                let test_all =
+                    in_check || role == Role::King || pins.contains(from) || self.rules.own_boards;
                 let mut keep = start;
                 for i in start..out.len() {
                     let m = out[i];
@@ -593,7 +673,7 @@ impl Position {
 
     #[inline]
     fn slides(&self, from: Cell, dirs: &[Dir], us: usize, out: &mut MoveList) {
-        let board = self.board();
+        let board = &*self.rules.armies[us].board;
         for &d in dirs {
             let mut c = from;
             while let Some(to) = board.step(c, d) {
@@ -623,8 +703,8 @@ impl Position {
     }
 
     fn pawn_moves(&self, from: Cell, us: usize, out: &mut MoveList) {
-        let board = self.board();
         let army = &self.rules.armies[us];
+        let board = &*army.board;
         let push = |to: Cell, kind: MoveKind, out: &mut MoveList| {
             if army.promotion.contains(to) && kind != MoveKind::EnPassant {
                 for &role in &self.rules.promotion_roles {
@@ -645,6 +725,13 @@ impl Position {
                     if let Some(two) = board.step(one, army.forward) {
                         if self.squares[two.index()] == 0 {
                             push(two, MoveKind::DoubleStep, out);
+                            if army.triple_step.contains(from) {
+                                if let Some(three) = board.step(two, army.forward) {
+                                    if self.squares[three.index()] == 0 {
+                                        push(three, MoveKind::DoubleStep, out);
+                                    }
+                                }
+                            }
                         }
                     }
                 }
@@ -655,9 +742,9 @@ impl Position {
                 let v = self.squares[to.index()];
                 if self.is_enemy(v, us) {
                     push(to, MoveKind::Normal, out);
-                } else if v == 0 {
-                    if let Some(ep) = self.ep {
-                        if ep.target == to && self.is_enemy(self.squares[ep.pawn.index()], us) {
+                } else if v == 0 && !self.ep.is_empty() {
+                    if let Some(pawn) = self.ep_victim(to, us) {
+                        if self.is_enemy(self.squares[pawn.index()], us) {
                             push(to, MoveKind::EnPassant, out);
                         }
                     }
@@ -674,7 +761,7 @@ impl Position {
             _ => moving,
         };
         let extra = match m.kind {
-            MoveKind::EnPassant => self.ep.map_or(NO_CELL, |ep| ep.pawn.0),
+            MoveKind::EnPassant => self.ep_victim(m.to, us).map_or(NO_CELL, |c| c.0),
             _ => NO_CELL,
         };
         let patch = Patch {
@@ -705,21 +792,60 @@ impl Position {
         }
     }
 
-    /// Where king and rook end up when castling to `side` (the standard squares: the king on
-    /// the g- or c-file and the rook beside it on the inside, counted from the board's edge).
+    /// Where king and rook end up when `king` castles to `side`, by the rules' castling rule,
+    /// read along the king's army's home row.
     fn castle_targets(&self, king: Cell, side: CastleSide) -> Option<(Cell, Cell)> {
-        let board = self.board();
-        let (files, _) = board.grid_size()?;
-        let (_, rank) = board.coord(king);
-        let files = files as i32;
-        let (king_file, rook_file) = match side {
-            CastleSide::High => (files - 2, files - 3),
-            CastleSide::Low => (2, 3),
+        let us = seat_of(self.squares[king.index()]);
+        let army = self.rules.armies.get(us)?;
+        let line = &army.home_line;
+        let k = army.line_at(king)?;
+        let n = line.len();
+        let (king_at, rook_at) = match (self.rules.spec().castling, side) {
+            (CastlingRule::FixedFiles, CastleSide::High) => (n.checked_sub(2)?, n.checked_sub(3)?),
+            (CastlingRule::FixedFiles, CastleSide::Low) => (2, 3),
+            (CastlingRule::KingTwoSquares, CastleSide::High) => (k + 2, k + 1),
+            (CastlingRule::KingTwoSquares, CastleSide::Low) => (k.checked_sub(2)?, k - 1),
         };
-        Some((
-            board.at(king_file, rank as i32)?,
-            board.at(rook_file, rank as i32)?,
-        ))
+        Some((*line.get(king_at)?, *line.get(rook_at)?))
+    }
+
+    /// Which side a castling move goes to: toward the higher or lower end of the home row.
+    pub(crate) fn castle_side_of(&self, m: Move) -> CastleSide {
+        let army = &self.rules.armies[seat_of(self.squares[m.from.index()])];
+        if army.line_at(m.to) > army.line_at(m.from) {
+            CastleSide::High
+        } else {
+            CastleSide::Low
+        }
+    }
+
+    /// The side written `O-O` (`short`) or `O-O-O` for the seat to move: in chess the h-side
+    /// and the a-side; where the king castles two squares toward either rook, the side of the
+    /// nearer rook (the king's side) and of the farther.
+    pub(crate) fn castle_side_named(&self, short: bool) -> CastleSide {
+        let high_is_short = match self.rules.spec().castling {
+            CastlingRule::FixedFiles => true,
+            CastlingRule::KingTwoSquares => {
+                let us = self.turn as usize;
+                let line = &self.rules.armies[us].home_line;
+                let at = |c: Option<Cell>| c.and_then(|c| line.iter().position(|&x| x == c));
+                match (
+                    at(self.king(self.turn())),
+                    at(self.castling[us][0]),
+                    at(self.castling[us][1]),
+                ) {
+                    (Some(k), Some(h), Some(l)) => h - k <= k - l,
+                    (Some(k), Some(h), None) => h - k <= line.len().saturating_sub(1) / 2,
+                    (Some(k), None, Some(l)) => k - l > line.len().saturating_sub(1) / 2,
+                    _ => true,
+                }
+            }
+        };
+        if short == high_is_short {
+            CastleSide::High
+        } else {
+            CastleSide::Low
+        }
     }
 
     fn castle_is_possible(
@@ -730,17 +856,18 @@ impl Position {
         us: usize,
         legal: bool,
     ) -> bool {
-        let board = self.board();
         let Some((king_to, rook_to)) = self.castle_targets(king, side) else {
             return false;
         };
-        let rank = board.coord(king).1 as i32;
-        let files = [king, rook, king_to, rook_to].map(|c| board.coord(c).0 as i32);
-        let (lo, hi) = (*files.iter().min().unwrap(), *files.iter().max().unwrap());
-        for f in lo..=hi {
-            let Some(c) = board.at(f, rank) else {
-                return false;
-            };
+        let army = &self.rules.armies[us];
+        let line = &army.home_line;
+        let at = |c: Cell| army.line_at(c);
+        let (Some(k), Some(r), Some(kt), Some(rt)) = (at(king), at(rook), at(king_to), at(rook_to))
+        else {
+            return false;
+        };
+        let (lo, hi) = (k.min(r).min(kt).min(rt), k.max(r).max(kt).max(rt));
+        for &c in &line[lo..=hi] {
             if c != king && c != rook && self.squares[c.index()] != 0 {
                 return false;
             }
@@ -749,12 +876,9 @@ impl Position {
             return true;
         }
         // The king may not pass through an attacked square...
-        let (kf, tf) = (board.coord(king).0 as i32, board.coord(king_to).0 as i32);
-        let step = if tf > kf { 1 } else { -1 };
-        let mut f = kf;
-        while f != tf {
-            f += step;
-            if f != tf && self.attacked(&Plain(&self.squares), board.at(f, rank).unwrap(), us) {
+        let (from, to) = (k.min(kt), k.max(kt));
+        for &c in &line[from..=to] {
+            if c != king && c != king_to && self.attacked(&Plain(&self.squares), c, us) {
                 return false;
             }
         }
@@ -788,8 +912,11 @@ impl Position {
         let us = self.turn as usize;
         let moving = self.squares[m.from.index()];
         let role = role_of(moving);
-        let army_forward = self.rules.armies[us].forward;
-        let ep = self.ep.take();
+        let ep_victim = match m.kind {
+            MoveKind::EnPassant => self.ep_victim(m.to, us),
+            _ => None,
+        };
+        self.expire_ep(us);
         self.halfmoves += 1;
         if m.kind == MoveKind::Castle {
             let side = if self.castling[us][0] == Some(m.to) {
@@ -829,13 +956,10 @@ impl Position {
             match role {
                 Role::Pawn => {
                     self.halfmoves = 0;
-                    if m.kind == MoveKind::EnPassant {
-                        if let Some(ep) = ep {
-                            self.take(ep.pawn);
-                        }
+                    if let Some(victim) = ep_victim {
+                        self.take(victim);
                     } else if m.kind == MoveKind::DoubleStep {
-                        let target = self.board().step(m.from, army_forward).unwrap();
-                        self.ep = Some(EnPassant { target, pawn: m.to });
+                        self.record_long_step(m, us);
                     }
                 }
                 Role::King => {
@@ -856,6 +980,25 @@ impl Position {
         if self.turn == 0 {
             self.fullmoves += 1;
         }
+    }
+
+    /// Notes a pawn's long step, so each enemy may take it en passant on its next turn.
+    fn record_long_step(&mut self, m: Move, us: usize) {
+        let army = &self.rules.armies[us];
+        let first = army.board.step(m.from, army.forward).unwrap_or(m.to);
+        let second = match army.board.step(first, army.forward) {
+            Some(c) if c != m.to => c,
+            _ => first,
+        };
+        if self.ep.is_full() {
+            self.ep.remove(0);
+        }
+        self.ep.push(EnPassant {
+            pawn: m.to,
+            skipped: [first, second],
+            army: us as u8,
+            waiting: self.rules.enemy_mask[us],
+        });
     }
 
     #[inline]
@@ -884,9 +1027,9 @@ impl Position {
     /// cells). Check is ignored. Variants use it to ask "could this piece capture like a
     /// rook?" (Masquerade) or "what attacks this square?" (Synchronous chess).
     pub fn reach(&self, from: Cell, role: Role, seat: Seat) -> Vec<Cell> {
-        let board = self.board();
         let us = seat.index();
         let army = &self.rules.armies[us];
+        let board = &*army.board;
         let mut out = Vec::new();
         let take = |to: Cell, out: &mut Vec<Cell>| {
             let v = self.squares[to.index()];
@@ -942,7 +1085,7 @@ impl Position {
     /// Ends the turn without a move (a refused capture attempt in Masquerade): the en passant
     /// chance lapses and the counters run on.
     pub fn pass(&mut self) {
-        self.ep = None;
+        self.expire_ep(self.turn as usize);
         self.halfmoves += 1;
         self.turn = (self.turn + 1) % self.rules.seats;
         if self.turn == 0 {
@@ -959,11 +1102,7 @@ impl Position {
         };
         match m.kind {
             MoveKind::Castle => {
-                let side = if self.board().coord(m.to).0 > self.board().coord(m.from).0 {
-                    CastleSide::High
-                } else {
-                    CastleSide::Low
-                };
+                let side = self.castle_side_of(m);
                 let Some((king_to, rook_to)) = self.castle_targets(m.from, side) else {
                     return Vec::new();
                 };

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Board, BoardSpec, CellSet, Dir, Heading, Leap};
+use crate::board::{Board, BoardSpec, Cell, CellSet, Dir, Heading, Leap, Wrap};
 
 use super::Role;
 
@@ -19,14 +19,61 @@ pub struct RulesSpec {
     pub board: BoardSpec,
     /// The team of each seat; seats of one team never capture or check each other.
     pub teams: Vec<u8>,
+    /// How far pawns may step.
+    #[serde(default)]
+    pub pawns: PawnRule,
+    /// Whether knights may add a second, non-capturing hop in the same direction (Adams'
+    /// Doubles Chess).
+    #[serde(default)]
+    pub extended_knight: bool,
+    /// Where king and rook land when castling.
+    #[serde(default)]
+    pub castling: CastlingRule,
+    /// Per army, the edges that army's own moves wrap across, when armies see the board
+    /// differently (cylindrical Doubles Chess: each pair of opposite players has its own left
+    /// and right edges touching). Empty: every army moves on the board as built.
+    #[serde(default)]
+    pub army_wrap: Vec<Wrap>,
+}
+
+/// How far a pawn may step forward.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PawnRule {
+    /// One square, or two from the row next to its own edge.
+    #[default]
+    Orthodox,
+    /// Adams' Doubles Chess: one, two or three squares on its first move, then one or two until
+    /// it crosses the centre of the board, then one at a time.
+    Doubles,
+}
+
+/// Where the king and rook land when castling.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CastlingRule {
+    /// The king on the g- or c-file and the rook beside it on the inside, counted along the
+    /// army's home row from its ends (chess and Chess960).
+    #[default]
+    FixedFiles,
+    /// The king two squares toward the rook, the rook on the square the king crossed (how
+    /// castling reads on a wider board where the armies stand in the middle of their edge).
+    KingTwoSquares,
 }
 
 impl RulesSpec {
     /// Ordinary two-player chess on 8x8.
     pub fn chess() -> RulesSpec {
+        RulesSpec::new(BoardSpec::chess(), vec![0, 1])
+    }
+
+    /// Orthodox pieces on `board`, one army per entry of `teams`.
+    pub fn new(board: BoardSpec, teams: Vec<u8>) -> RulesSpec {
         RulesSpec {
-            board: BoardSpec::chess(),
-            teams: vec![0, 1],
+            board,
+            teams,
+            pawns: PawnRule::Orthodox,
+            extended_knight: false,
+            castling: CastlingRule::FixedFiles,
+            army_wrap: Vec::new(),
         }
     }
 
@@ -47,6 +94,8 @@ impl RulesSpec {
 /// How one seat's pieces move, in board directions, precomputed from its frame.
 #[derive(Debug)]
 pub(crate) struct Army {
+    /// The board as this army moves on it (the shared board unless the army wraps its own way).
+    pub board: Arc<Board>,
     pub forward: Dir,
     pub pawn_captures: [Dir; 2],
     /// Directions from a target cell back toward a pawn of this army that attacks it.
@@ -60,8 +109,15 @@ pub(crate) struct Army {
     pub knight: Leap,
     /// Cells where this army's pawns promote.
     pub promotion: CellSet,
-    /// Cells from which this army's pawns may make a double step.
+    /// Cells from which this army's pawns may step two squares.
     pub double_step: CellSet,
+    /// Cells from which this army's pawns may step three squares.
+    pub triple_step: CellSet,
+    /// The army's home row in order along its line (toward higher files, or higher ranks for
+    /// an army at a side edge), for castling.
+    pub home_line: Vec<Cell>,
+    /// For each cell, its index in `home_line` (`u8::MAX` off the line).
+    pub line_index: Vec<u8>,
     /// Cells on this army's own edge (its back row).
     pub home_row: CellSet,
     /// For each board direction, the roles of this army that slide along it.
@@ -69,6 +125,13 @@ pub(crate) struct Army {
 }
 
 impl Army {
+    /// A cell's place on the home row, if it is on it.
+    #[inline]
+    pub fn line_at(&self, cell: Cell) -> Option<usize> {
+        let i = self.line_index[cell.index()];
+        (i != u8::MAX).then_some(i as usize)
+    }
+
     #[inline]
     pub fn slides(&self, dir: Dir, role: Role) -> bool {
         self.slide_roles[dir.0 as usize] & role.bit() != 0
@@ -83,8 +146,12 @@ pub struct Rules {
     pub(crate) seats: u8,
     pub(crate) teams: [u8; MAX_SEATS],
     pub(crate) enemies: Vec<Vec<usize>>,
+    /// Each seat's enemies, one bit per seat.
+    pub(crate) enemy_mask: [u8; MAX_SEATS],
     pub(crate) armies: Vec<Army>,
     pub(crate) promotion_roles: Vec<Role>,
+    /// Whether armies move on boards of their own (so pins cannot be read off shared lines).
+    pub(crate) own_boards: bool,
 }
 
 impl Rules {
@@ -102,15 +169,50 @@ impl Rules {
         let enemies = (0..seats)
             .map(|s| (0..seats).filter(|&e| teams[e] != teams[s]).collect())
             .collect();
-        let armies = (0..seats).map(|s| army(&board, s)).collect();
+        let mut enemy_mask = [0u8; MAX_SEATS];
+        for (s, mask) in enemy_mask.iter_mut().enumerate().take(seats) {
+            for e in 0..seats {
+                if teams[e] != teams[s] {
+                    *mask |= 1 << e;
+                }
+            }
+        }
+        let own_boards = !spec.army_wrap.is_empty();
+        let armies = (0..seats)
+            .map(|s| {
+                let moves_on = match (spec.army_wrap.get(s), &spec.board) {
+                    (
+                        Some(&wrap),
+                        BoardSpec::Square {
+                            files,
+                            ranks,
+                            holes,
+                            facing,
+                            ..
+                        },
+                    ) => BoardSpec::Square {
+                        files: *files,
+                        ranks: *ranks,
+                        wrap,
+                        holes: holes.clone(),
+                        facing: facing.clone(),
+                    }
+                    .build(),
+                    _ => board.clone(),
+                };
+                army(&board, moves_on, s, spec.pawns)
+            })
+            .collect();
         Rules {
             spec,
             board,
             seats: seats as u8,
             teams,
             enemies,
+            enemy_mask,
             armies,
             promotion_roles: vec![Role::Queen, Role::Rook, Role::Bishop, Role::Knight],
+            own_boards,
         }
     }
 
@@ -142,10 +244,24 @@ impl Rules {
     pub fn home_row(&self, seat: usize) -> CellSet {
         self.armies[seat].home_row
     }
+    /// The board as a seat's pieces move on it (the shared board unless that army's edges wrap
+    /// in their own way).
+    pub fn board_of(&self, seat: usize) -> &Board {
+        &self.armies[seat].board
+    }
+    /// Whether knights have Adams' extended move.
+    pub fn extended_knight(&self) -> bool {
+        self.spec.extended_knight
+    }
+    /// A seat's direction forward.
+    pub fn forward(&self, seat: usize) -> Dir {
+        self.armies[seat].forward
+    }
 }
 
-fn army(board: &Board, seat: usize) -> Army {
-    let frame = board.frame(seat);
+fn army(shared: &Board, moves_on: Arc<Board>, seat: usize, pawns: PawnRule) -> Army {
+    let board = shared;
+    let frame = shared.frame(seat);
     let dirs = |hs: [Heading; 4]| hs.map(|h| frame.dir(h));
     let rook = dirs(Heading::ORTHOGONAL);
     let bishop = dirs(Heading::DIAGONAL);
@@ -165,20 +281,47 @@ fn army(board: &Board, seat: usize) -> Army {
     }
     // A pawn promotes where it can go no further; it may step twice from the row next to
     // its own edge.
-    let promotion = board
-        .cells()
-        .filter(|&c| board.step(c, forward).is_none())
-        .collect();
-    let home_row: CellSet = board
-        .cells()
-        .filter(|&c| board.step(c, back).is_none())
-        .collect();
-    let double_step = board
-        .cells()
-        .filter(|&c| board.step(c, back).is_some_and(|b| home_row.contains(b)))
-        .filter(|c| !home_row.contains(*c))
-        .collect();
+    // Rows are read on the shared board: an army whose sides wrap still has a back and a
+    // far edge.
+    let (promotion, home_row, double_step, triple_step) = match pawns {
+        PawnRule::Orthodox => {
+            let home_row: CellSet = shared
+                .cells()
+                .filter(|&c| shared.step(c, back).is_none())
+                .collect();
+            let promotion = shared
+                .cells()
+                .filter(|&c| shared.step(c, forward).is_none())
+                .collect();
+            let double_step = shared
+                .cells()
+                .filter(|&c| shared.step(c, back).is_some_and(|b| home_row.contains(b)))
+                .filter(|c| !home_row.contains(*c))
+                .collect();
+            (promotion, home_row, double_step, CellSet::EMPTY)
+        }
+        PawnRule::Doubles => {
+            // Rows counted from the army's own edge: the far row promotes (a pawn stopped by a
+            // cut corner short of it does not); from the second row a pawn may go three; until
+            // it crosses the centre, two.
+            let depth = shared.frame_depth(seat).unwrap_or(8);
+            let row = |c: Cell| shared.frame_rank(seat, c).unwrap_or(0);
+            let set = |f: &dyn Fn(i16) -> bool| shared.cells().filter(|&c| f(row(c))).collect();
+            (
+                set(&|r| r == depth - 1),
+                set(&|r| r == 0),
+                set(&|r| r >= 1 && r < depth / 2),
+                set(&|r| r == 1),
+            )
+        }
+    };
+    let home_line = home_line(shared, frame, home_row);
+    let mut line_index = vec![u8::MAX; shared.len()];
+    for (i, c) in home_line.iter().enumerate() {
+        line_index[c.index()] = i as u8;
+    }
     Army {
+        board: moves_on,
         forward,
         pawn_captures,
         pawn_attack_from: pawn_captures.map(|d| board.opposite(d)),
@@ -190,7 +333,26 @@ fn army(board: &Board, seat: usize) -> Army {
         knight: frame.knight(),
         promotion,
         double_step,
+        triple_step,
+        home_line,
+        line_index,
         home_row,
         slide_roles,
     }
+}
+
+/// The cells of an army's home row in order along the line castling is read on: toward higher
+/// files for an army at the top or bottom edge, toward higher ranks for one at a side.
+fn home_line(board: &Board, frame: &crate::board::Frame, home_row: CellSet) -> Vec<Cell> {
+    let sideways = frame.quarter_turns() % 2 == 1;
+    let mut line: Vec<Cell> = home_row.iter().collect();
+    line.sort_by_key(|&c| {
+        let (f, r) = board.coord(c);
+        if sideways {
+            (r, f)
+        } else {
+            (f, r)
+        }
+    });
+    line
 }

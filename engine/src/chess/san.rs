@@ -100,7 +100,7 @@ impl Position {
         let piece = self.piece_at(m.from).expect("a move starts on a piece");
         if m.kind == MoveKind::Castle {
             let side = self.castle_side_of(m);
-            return if side == CastleSide::High {
+            return if side == self.castle_side_named(true) {
                 "O-O"
             } else {
                 "O-O-O"
@@ -112,7 +112,19 @@ impl Position {
         let (from_file, from_rank) = board.coord(m.from);
         if piece.role == Role::Pawn {
             if capture {
-                s.push(file_char(from_file as u8));
+                // Two pawns of a sideways army can capture onto one square from one file:
+                // then the whole starting square is written.
+                let rival_on_file = self.legal_moves().iter().any(|o| {
+                    o.to == m.to
+                        && o.from != m.from
+                        && board.coord(o.from).0 == from_file
+                        && self.piece_at(o.from).map(|p| p.role) == Some(Role::Pawn)
+                });
+                if rival_on_file {
+                    s.push_str(board.label(m.from));
+                } else {
+                    s.push(file_char(from_file as u8));
+                }
             }
         } else {
             s.push(piece.role.upper_char());
@@ -165,15 +177,6 @@ impl Position {
         s
     }
 
-    fn castle_side_of(&self, m: Move) -> CastleSide {
-        let board = self.board();
-        if board.coord(m.to).0 > board.coord(m.from).0 {
-            CastleSide::High
-        } else {
-            CastleSide::Low
-        }
-    }
-
     /// Reads a move in SAN or coordinates, leniently, and checks it is legal.
     ///
     /// ```
@@ -209,7 +212,8 @@ impl Position {
             return Err(MoveParseError::Unreadable { text: shown });
         }
         let legal = allowed;
-        if let Some(side) = castle_text(&cleaned) {
+        if let Some(short) = castle_text(&cleaned) {
+            let side = self.castle_side_named(short);
             let found = legal
                 .iter()
                 .find(|m| m.kind == MoveKind::Castle && self.castle_side_of(**m) == side);
@@ -324,7 +328,7 @@ impl Position {
 
     fn why_no_castle(&self, side: CastleSide) -> String {
         let us = self.turn();
-        let name = if side == CastleSide::High {
+        let name = if side == self.castle_side_named(true) {
             "king side (O-O)"
         } else {
             "queen side (O-O-O)"
@@ -479,7 +483,8 @@ fn file_char(file: u8) -> char {
     (b'a' + file) as char
 }
 
-fn castle_text(s: &str) -> Option<CastleSide> {
+/// Whether a text is short (`O-O`) or long (`O-O-O`) castling.
+fn castle_text(s: &str) -> Option<bool> {
     let t: String = s
         .chars()
         .filter(|c| *c != '-')
@@ -492,8 +497,8 @@ fn castle_text(s: &str) -> Option<CastleSide> {
         })
         .collect();
     match t.as_str() {
-        "OO" => Some(CastleSide::High),
-        "OOO" => Some(CastleSide::Low),
+        "OO" => Some(true),
+        "OOO" => Some(false),
         _ => None,
     }
 }

@@ -168,7 +168,7 @@ impl Position {
             by_seat: [CellSet::EMPTY; MAX_SEATS],
             kings: [NO_CELL; MAX_SEATS],
             castling: [[None; 2]; MAX_SEATS],
-            ep: None,
+            ep: arrayvec::ArrayVec::new(),
             turn: setup.turn.0,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves.max(1),
@@ -225,7 +225,7 @@ impl Position {
         }
         if let Some(target) = setup.ep_target {
             match pos.ep_from_target(target) {
-                Some(ep) => pos.ep = Some(ep),
+                Some(ep) => pos.ep.push(ep),
                 None => problems.push(PositionProblem::BadEnPassant(target)),
             }
         }
@@ -264,19 +264,12 @@ impl Position {
         }
         let seat = piece.seat.index();
         let king = self.king(piece.seat)?;
-        let board = self.board();
-        let home = self.rules.armies[seat].home_row;
-        let (kf, kr) = board.coord(king);
-        let (rf, rr) = board.coord(rook);
-        if !home.contains(king) || kr != rr || board.grid_size().is_none() {
-            return None;
-        }
-        let side = if rf > kf {
-            CastleSide::High
-        } else if rf < kf {
-            CastleSide::Low
-        } else {
-            return None;
+        let line = &self.rules.armies[seat].home_line;
+        let at = |c: Cell| line.iter().position(|&x| x == c);
+        let side = match (at(king)?, at(rook)?) {
+            (k, r) if r > k => CastleSide::High,
+            (k, r) if r < k => CastleSide::Low,
+            _ => return None,
         };
         self.castle_targets(king, side)?;
         Some((seat, side))
@@ -299,6 +292,11 @@ impl Position {
         let ok = is_their_pawn
             && self.piece_at(target).is_none()
             && self.rules.armies[mover].double_step.contains(origin);
-        ok.then_some(EnPassant { target, pawn })
+        ok.then_some(EnPassant {
+            pawn,
+            skipped: [target, target],
+            army: mover as u8,
+            waiting: self.rules.enemy_mask[mover],
+        })
     }
 }

@@ -364,13 +364,13 @@ fn counters_and_repetition_keys() {
 /// The same generator on a cylinder: files wrap for sliders, kings, knights and pawns.
 #[test]
 fn chess_on_a_cylinder() {
-    let spec = RulesSpec {
-        board: SquareBoard::new(8, 8)
+    let spec = RulesSpec::new(
+        SquareBoard::new(8, 8)
             .wrap(Wrap::Files)
             .seats_facing(&[0, 2])
             .spec(),
-        teams: vec![0, 1],
-    };
+        vec![0, 1],
+    );
     let rules = spec.build();
     let p = Position::from_fen("R6k/8/8/8/8/8/8/4K3 b - - 0 1", rules.clone()).unwrap();
     assert!(p.is_check(), "the rook on a8 checks h8 across the seam");
@@ -398,10 +398,10 @@ fn chess_on_a_cylinder() {
 /// each seat's pawns walk away from its own edge, and teams do not attack each other.
 #[test]
 fn four_armies_on_twelve_by_twelve() {
-    let spec = RulesSpec {
-        board: SquareBoard::doubles(CUT_THROAT_CORNERS).spec(),
-        teams: vec![0, 1, 0, 1],
-    };
+    let spec = RulesSpec::new(
+        SquareBoard::doubles(CUT_THROAT_CORNERS).spec(),
+        vec![0, 1, 0, 1],
+    );
     let rules = spec.build();
     let board = rules.board();
     let cell = |l: &str| board.cell(l).unwrap();

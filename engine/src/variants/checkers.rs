@@ -396,6 +396,7 @@ impl Game for CheckersFamily {
                 .cells()
                 .filter_map(|c| Some((c, pos.square_number(c)?.to_string())))
                 .collect(),
+            table: Vec::new(),
         }
     }
 

@@ -264,6 +264,7 @@ pub(crate) fn board_view(variant: &'static str, pos: &Position, viewer: Viewer) 
         status: String::new(),
         panel: None,
         square_names: Vec::new(),
+        table: Vec::new(),
     }
 }
 
