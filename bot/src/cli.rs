@@ -289,10 +289,10 @@ pub fn playout(
         let line = match played {
             Ok(p) => {
                 let moves: Vec<&str> = p.actions.iter().map(|(_, t)| t.as_str()).collect();
-                let end = match &p.outcome {
+                let end = match p.describe_outcome() {
                     Some(outcome) => {
                         finished += 1;
-                        outcome.to_string()
+                        outcome
                     }
                     None => format!("unfinished after {} actions", p.actions.len()),
                 };

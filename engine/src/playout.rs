@@ -51,6 +51,21 @@ pub struct Playout {
     pub actions: Vec<(Seat, String)>,
     /// How it ended; `None` if it was still going after `max_actions`.
     pub outcome: Option<Outcome>,
+    /// What the game calls each seat ("White 1", "king-side Black").
+    pub names: Vec<String>,
+}
+
+impl Playout {
+    /// The outcome in words, seats named as the game names them.
+    pub fn describe_outcome(&self) -> Option<String> {
+        let name = |s: Seat| {
+            self.names
+                .get(s.index())
+                .cloned()
+                .unwrap_or_else(|| s.colour_name())
+        };
+        self.outcome.as_ref().map(|o| o.describe(name))
+    }
 }
 
 /// Plays one random game of `game` with `options`.
@@ -68,6 +83,15 @@ pub fn random_game(
         .setup(options, seats, settings.seed)
         .map_err(|e| format!("{id}: setup: {e}"))?;
     let mut actions: Vec<(Seat, String)> = Vec::new();
+    let mut left: Vec<Seat> = Vec::new();
+    let names = |state: &crate::game::AnyState| -> Vec<String> {
+        (0..seats as u8)
+            .map(|s| {
+                game.seat_name(state, Seat(s))
+                    .unwrap_or_else(|_| Seat(s).colour_name())
+            })
+            .collect()
+    };
     let fail = |actions: &[(Seat, String)], what: String| {
         let last: Vec<&str> = actions
             .iter()
@@ -91,6 +115,7 @@ pub fn random_game(
             return Ok(Playout {
                 actions,
                 outcome: Some(outcome),
+                names: names(&state),
             });
         }
         let prompts = game
@@ -109,16 +134,33 @@ pub fn random_game(
             } else {
                 EndReason::Timeout
             };
-            let outcome = game
-                .concede(&state, seat, seats, reason)
+            let events = game
+                .leave(&mut state, seat, seats, reason)
                 .map_err(|e| fail(&actions, e.to_string()))?;
-            if outcome.winners.contains(&seat) {
-                return Err(fail(&actions, format!("{seat:?} conceded and won")));
-            }
-            return Ok(Playout {
-                actions,
-                outcome: Some(outcome),
+            let over = events.iter().find_map(|e| match e {
+                crate::game::Event::GameOver(o) => Some(o.clone()),
+                _ => None,
             });
+            if let Some(outcome) = over {
+                if outcome.winners.contains(&seat) {
+                    return Err(fail(&actions, format!("{seat:?} conceded and won")));
+                }
+                return Ok(Playout {
+                    actions,
+                    outcome: Some(outcome),
+                    names: names(&state),
+                });
+            }
+            // The game goes on without the player (cut-throat).
+            left.push(seat);
+            actions.push((seat, format!("({})", reason.describe())));
+            continue;
+        }
+        if left.contains(&seat) {
+            return Err(fail(
+                &actions,
+                format!("{seat:?} left the game but is asked to act"),
+            ));
         }
         let texts = game
             .legal_texts(&state, seat)
@@ -188,6 +230,7 @@ pub fn random_game(
     Ok(Playout {
         actions,
         outcome: None,
+        names: names(&state),
     })
 }
 

@@ -4,7 +4,7 @@
 //! use engine::registry;
 //! assert_eq!(registry::variant("960").unwrap().info().id, "chess960");
 //! let err = registry::variant("chezz").unwrap_err();
-//! assert!(err.to_string().contains("chess, chess960, doubles, zombie, masquerade, synchronous, checkers, stax, queens"), "{err}");
+//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, zombie, masquerade, synchronous, checkers, stax, queens"), "{err}");
 //! ```
 
 use crate::game::{AnyGame, GameError};
@@ -12,16 +12,18 @@ use crate::variants::{
     checkers::{CHECKERS, QUEENS, STAX},
     chess::Chess,
     chess960::Chess960,
+    crowded_house::CrowdedHouse,
     doubles::Doubles,
     masquerade::Masquerade,
     synchronous::Synchronous,
     zombie::Zombie,
 };
 
-static VARIANTS: [&dyn AnyGame; 9] = [
+static VARIANTS: [&dyn AnyGame; 10] = [
     &Chess,
     &Chess960,
     &Doubles,
+    &CrowdedHouse,
     &Zombie,
     &Masquerade,
     &Synchronous,

@@ -196,13 +196,20 @@ impl Table {
             .filter(|&a| self.controller(a) == player)
             .collect()
     }
-    /// The players controlling a team's armies, in seat order.
+    /// The players who move a team's armies (its controllers, and anyone with a turn for
+    /// one of them), in seat order.
     pub fn players_of_team(&self, team: u8) -> Vec<Seat> {
         let mut players: Vec<Seat> = self
             .armies
             .iter()
             .filter(|a| a.team == team)
             .map(|a| a.controller)
+            .chain(
+                self.order
+                    .iter()
+                    .filter(|t| self.team(t.army) == team)
+                    .map(|t| t.player),
+            )
             .collect();
         players.sort();
         players.dedup();

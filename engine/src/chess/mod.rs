@@ -248,6 +248,67 @@ impl EnPassant {
     }
 }
 
+/// The en passant chances open now: a fixed `Copy` array, so that copying a position stays a
+/// plain memory copy (move generation copies positions all the time).
+#[derive(Clone, Copy, Debug)]
+struct EnPassantList {
+    len: u8,
+    items: [EnPassant; MAX_SEATS],
+}
+
+impl EnPassantList {
+    const NONE: EnPassant = EnPassant {
+        pawn: Cell(NO_CELL),
+        skipped: [Cell(NO_CELL); 2],
+        army: 0,
+        waiting: 0,
+    };
+
+    fn new() -> EnPassantList {
+        EnPassantList {
+            len: 0,
+            items: [Self::NONE; MAX_SEATS],
+        }
+    }
+    fn is_full(&self) -> bool {
+        self.len as usize == MAX_SEATS
+    }
+    fn push(&mut self, e: EnPassant) {
+        self.items[self.len as usize] = e;
+        self.len += 1;
+    }
+    fn retain(&mut self, mut keep: impl FnMut(&EnPassant) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len as usize {
+            if keep(&self.items[i]) {
+                self.items[kept] = self.items[i];
+                kept += 1;
+            }
+        }
+        for item in &mut self.items[kept..self.len as usize] {
+            *item = Self::NONE;
+        }
+        self.len = kept as u8;
+    }
+    fn remove_first(&mut self) {
+        let mut first = true;
+        self.retain(|_| !std::mem::take(&mut first));
+    }
+}
+
+impl std::ops::Deref for EnPassantList {
+    type Target = [EnPassant];
+    fn deref(&self) -> &[EnPassant] {
+        &self.items[..self.len as usize]
+    }
+}
+
+impl std::ops::DerefMut for EnPassantList {
+    fn deref_mut(&mut self) -> &mut [EnPassant] {
+        &mut self.items[..self.len as usize]
+    }
+}
+
 /// Which side of the king a castling rook stands on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum CastleSide {
@@ -267,7 +328,7 @@ pub struct Position {
     by_seat: [CellSet; MAX_SEATS],
     kings: [u16; MAX_SEATS],
     castling: [[Option<Cell>; 2]; MAX_SEATS],
-    ep: ArrayVec<EnPassant, MAX_SEATS>,
+    ep: EnPassantList,
     turn: u8,
     halfmoves: u32,
     fullmoves: u32,
@@ -426,7 +487,7 @@ impl Position {
         if !self.ep.is_empty() {
             self.ep
                 .retain(|e| e.army as usize != us && e.waiting & !(1 << us) != 0);
-            for e in &mut self.ep {
+            for e in self.ep.iter_mut() {
                 e.waiting &= !(1 << us);
             }
         }
@@ -589,6 +650,7 @@ impl Position {
         let king = self.king(self.turn());
         let wrapped = board.wrap() != crate::board::Wrap::None;
         let extended_knight = self.rules.spec().extended_knight;
+        let own_boards = self.rules.own_boards;
         let (in_check, pins) = match (legal, king) {
             (true, Some(k)) => (
                 self.attacked(&Plain(&self.squares), k, us),
@@ -600,7 +662,7 @@ impl Position {
             let start = out.len();
             let role = role_of(self.squares[from.index()]);
             match role {
-                Role::Pawn => self.pawn_moves(from, us, out),
+                Role::Pawn => self.pawn_moves(board, army, from, us, out),
                 Role::Knight => {
                     for &to in board.leaps(from, army.knight) {
                         self.push_step(from, to, us, out);
@@ -618,11 +680,11 @@ impl Position {
                         }
                     }
                 }
-                Role::Bishop => self.slides(from, &army.bishop, us, out),
-                Role::Rook => self.slides(from, &army.rook, us, out),
+                Role::Bishop => self.slides(board, from, &army.bishop, us, out),
+                Role::Rook => self.slides(board, from, &army.rook, us, out),
                 Role::Queen => {
-                    self.slides(from, &army.rook, us, out);
-                    self.slides(from, &army.bishop, us, out);
+                    self.slides(board, from, &army.rook, us, out);
+                    self.slides(board, from, &army.bishop, us, out);
                 }
                 Role::King => {
                     for &d in &army.king {
@@ -639,8 +701,7 @@ impl Position {
                 dedup_range(out, start);
             }
             if legal && king.is_some() {
-                let test_all =
-                    in_check || role == Role::King || pins.contains(from) || self.rules.own_boards;
+                let test_all = in_check || role == Role::King || pins.contains(from) || own_boards;
                 let mut keep = start;
                 for i in start..out.len() {
                     let m = out[i];
@@ -672,8 +733,7 @@ impl Position {
     }
 
     #[inline]
-    fn slides(&self, from: Cell, dirs: &[Dir], us: usize, out: &mut MoveList) {
-        let board = &*self.rules.armies[us].board;
+    fn slides(&self, board: &Board, from: Cell, dirs: &[Dir], us: usize, out: &mut MoveList) {
         for &d in dirs {
             let mut c = from;
             while let Some(to) = board.step(c, d) {
@@ -702,9 +762,14 @@ impl Position {
         }
     }
 
-    fn pawn_moves(&self, from: Cell, us: usize, out: &mut MoveList) {
-        let army = &self.rules.armies[us];
-        let board = &*army.board;
+    fn pawn_moves(
+        &self,
+        board: &Board,
+        army: &rules::Army,
+        from: Cell,
+        us: usize,
+        out: &mut MoveList,
+    ) {
         let push = |to: Cell, kind: MoveKind, out: &mut MoveList| {
             if army.promotion.contains(to) && kind != MoveKind::EnPassant {
                 for &role in &self.rules.promotion_roles {
@@ -975,6 +1040,13 @@ impl Position {
                 }
                 _ => {}
             }
+            // A pawn that could have been taken en passant and was taken otherwise (or moved,
+            // in a game of several armies) can no longer be.
+            if self.ep.len() > usize::from(m.kind == MoveKind::DoubleStep) {
+                let squares = &self.squares;
+                self.ep
+                    .retain(|e| squares[e.pawn.index()] == pack(e.army, Role::Pawn));
+            }
         }
         self.turn = (self.turn + 1) % self.rules.seats;
         if self.turn == 0 {
@@ -991,7 +1063,7 @@ impl Position {
             _ => first,
         };
         if self.ep.is_full() {
-            self.ep.remove(0);
+            self.ep.remove_first();
         }
         self.ep.push(EnPassant {
             pawn: m.to,

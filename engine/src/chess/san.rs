@@ -96,6 +96,12 @@ impl Position {
 
     /// SAN without a check or mate suffix.
     pub fn san_plain(&self, m: Move) -> String {
+        self.san_plain_among(m, &self.legal_moves())
+    }
+
+    /// SAN without a suffix, disambiguated against `allowed` rather than the chess rules'
+    /// legal moves (variants whose moves differ: Crowded House).
+    pub fn san_plain_among(&self, m: Move, allowed: &[Move]) -> String {
         let board = self.board();
         let piece = self.piece_at(m.from).expect("a move starts on a piece");
         if m.kind == MoveKind::Castle {
@@ -114,7 +120,7 @@ impl Position {
             if capture {
                 // Two pawns of a sideways army can capture onto one square from one file:
                 // then the whole starting square is written.
-                let rival_on_file = self.legal_moves().iter().any(|o| {
+                let rival_on_file = allowed.iter().any(|o| {
                     o.to == m.to
                         && o.from != m.from
                         && board.coord(o.from).0 == from_file
@@ -128,9 +134,9 @@ impl Position {
             }
         } else {
             s.push(piece.role.upper_char());
-            let rivals: Vec<Move> = self
-                .legal_moves()
-                .into_iter()
+            let rivals: Vec<Move> = allowed
+                .iter()
+                .copied()
                 .filter(|o| {
                     o.to == m.to
                         && o.from != m.from
@@ -263,6 +269,24 @@ impl Position {
                     .collect();
                 if !queens.is_empty() {
                     found = queens;
+                }
+            }
+            if found.len() > 1 {
+                // A pawn of a sideways army moves onto a square from another file, so "c3"
+                // may also read as a capture onto c3: the text's own 'x' (or its absence)
+                // decides.
+                let says_capture = cleaned.contains(['x', 'X', ':']);
+                let fitting: Vec<Move> = found
+                    .iter()
+                    .copied()
+                    .filter(|m| {
+                        let capture =
+                            m.kind == MoveKind::EnPassant || self.piece_at(m.to).is_some();
+                        capture == says_capture || m.kind == MoveKind::Castle
+                    })
+                    .collect();
+                if !fitting.is_empty() {
+                    found = fitting;
                 }
             }
             match found.len() {
@@ -542,14 +566,15 @@ fn read_patterns(s: &str) -> Option<Vec<Pattern>> {
     }
     let mut out = Vec::new();
     // A leading letter may be a piece or a file: an upper-case piece letter is a piece; a
-    // lower-case 'b', or any letter followed by a rank ("k2" on a wide board), is a file first.
+    // lower-case 'b' or 'k' (a file on a wide board), or any letter followed by a rank ("k2"),
+    // is a file first.
     let mut readings: Vec<(Option<Role>, &[char])> = Vec::new();
     match prefix.first() {
         Some(&c) if Role::from_char(c).is_some() => {
             let piece = (Role::from_char(c), &prefix[1..]);
             let file = (None, &prefix[..]);
             let file_first = c.is_ascii_lowercase()
-                && (c == 'b' || prefix.get(1).is_some_and(char::is_ascii_digit));
+                && (c == 'b' || c == 'k' || prefix.get(1).is_some_and(char::is_ascii_digit));
             if file_first {
                 readings.extend([file, piece]);
             } else {

@@ -168,7 +168,7 @@ impl Position {
             by_seat: [CellSet::EMPTY; MAX_SEATS],
             kings: [NO_CELL; MAX_SEATS],
             castling: [[None; 2]; MAX_SEATS],
-            ep: arrayvec::ArrayVec::new(),
+            ep: super::EnPassantList::new(),
             turn: setup.turn.0,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves.max(1),

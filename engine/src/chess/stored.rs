@@ -70,6 +70,13 @@ impl Serialize for Position {
             en_passant: self
                 .ep
                 .iter()
+                .filter(|e| {
+                    self.piece_at(e.pawn)
+                        == Some(Piece {
+                            seat: Seat(e.army),
+                            role: Role::Pawn,
+                        })
+                })
                 .map(|e| StoredEnPassant {
                     pawn: label(e.pawn),
                     skipped: e.skipped.map(label),

@@ -4,6 +4,7 @@
 pub mod checkers;
 pub mod chess;
 pub mod chess960;
+pub mod crowded_house;
 pub mod doubles;
 pub mod masquerade;
 pub mod synchronous;
