@@ -440,7 +440,7 @@ impl Board {
     /// The number of rows from `seat`'s own edge to the far edge (8 on 8x8).
     pub fn frame_depth(&self, seat: usize) -> Option<i16> {
         let (files, ranks) = self.grid_size()?;
-        Some(if self.frame(seat).quarter_turns % 2 == 0 {
+        Some(if self.frame(seat).quarter_turns.is_multiple_of(2) {
             ranks as i16
         } else {
             files as i16

@@ -440,6 +440,15 @@ pub trait Game: Send + Sync + 'static {
         seat.colour_name()
     }
 
+    /// The canonical texts of everything `seat` may do now. Games whose texts depend on the
+    /// whole list (notation disambiguated among the moves allowed) compute it once here.
+    fn legal_texts(&self, state: &Self::State, seat: Seat) -> Vec<String> {
+        self.legal(state, seat)
+            .iter()
+            .map(|a| self.action_text(state, a))
+            .collect()
+    }
+
     /// Why `seat` cannot act now, when there is more to say than whose turn it is (its army
     /// is frozen, mated, out of the game).
     fn waiting_reason(&self, _state: &Self::State, _seat: Seat) -> Option<String> {
@@ -622,11 +631,7 @@ impl<G: Game> AnyGame for G {
         Ok(Game::prompts(self, typed(self, state)?))
     }
     fn legal_texts(&self, state: &AnyState, seat: Seat) -> Result<Vec<String>, GameError> {
-        let s = typed(self, state)?;
-        Ok(Game::legal(self, s, seat)
-            .iter()
-            .map(|a| self.action_text(s, a))
-            .collect())
+        Ok(Game::legal_texts(self, typed(self, state)?, seat))
     }
     fn play(
         &self,

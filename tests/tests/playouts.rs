@@ -58,3 +58,39 @@ fn zombie_games_with_a_zombie_rising_behind_a_double_step_reload() {
         assert!(result.is_ok(), "{}", String::from_utf8_lossy(&out));
     }
 }
+
+/// The games for four players, 200 random games of each mode and board, as the issue that
+/// brought them asks: partners and cut-throat Doubles Chess, flat and cylindrical, and Crowded
+/// House.
+#[test]
+fn two_hundred_games_of_each_four_player_mode() {
+    let runs: [(&str, &[&str]); 5] = [
+        ("doubles", &["mode=partners", "board=flat"]),
+        ("doubles", &["mode=partners", "board=cylinder"]),
+        ("doubles", &["mode=cutthroat", "board=flat"]),
+        ("doubles", &["mode=cutthroat", "board=cylinder"]),
+        ("crowded-house", &[]),
+    ];
+    for (variant, options) in runs {
+        let options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
+        let mut out = Vec::new();
+        let settings = Settings {
+            seats: Some(4),
+            seed: 2_026,
+            ..Settings::default()
+        };
+        let result = bot::cli::playout(variant, &options, 200, settings, &mut out);
+        let printed = String::from_utf8(out).unwrap();
+        assert!(result.is_ok(), "{variant} {options:?}: {printed}");
+        assert_eq!(
+            printed.lines().last(),
+            Some("200 games, 200 finished, 0 errors"),
+            "{variant} {options:?}"
+        );
+        // Games end in more ways than resignations: some are decided on the board.
+        assert!(
+            printed.contains("by checkmate"),
+            "{variant} {options:?}: no game ended by checkmate"
+        );
+    }
+}

@@ -480,6 +480,35 @@ impl Position {
             .map(|e| e.pawn)
     }
 
+    /// The pawn move `m` takes en passant, if it does: an en passant move, or a promotion made
+    /// by taking en passant onto the far row (at right angles, on a board of four armies).
+    #[inline]
+    fn en_passant_victim(&self, m: Move, us: usize) -> Option<Cell> {
+        match m.kind {
+            MoveKind::EnPassant => self.ep_victim(m.to, us),
+            MoveKind::Promotion(_) if !self.ep.is_empty() && self.squares[m.to.index()] == 0 => {
+                let army = &self.rules.armies[us];
+                if army.board.step(m.from, army.forward) == Some(m.to) {
+                    None
+                } else {
+                    self.ep_victim(m.to, us)
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `m` takes something, en passant included.
+    pub fn is_capture(&self, m: Move) -> bool {
+        if m.kind == MoveKind::Castle {
+            return false;
+        }
+        self.piece_at(m.to).is_some()
+            || self
+                .piece_at(m.from)
+                .is_some_and(|p| self.en_passant_victim(m, p.seat.index()).is_some())
+    }
+
     /// `us` has had its turn: its own long steps can no longer be taken, and it can no longer
     /// take anyone else's.
     #[inline]
@@ -705,7 +734,9 @@ impl Position {
                 let mut keep = start;
                 for i in start..out.len() {
                     let m = out[i];
-                    if !(test_all || m.kind == MoveKind::EnPassant) || self.is_safe(m, us) {
+                    let en_passant = m.kind == MoveKind::EnPassant
+                        || (!self.ep.is_empty() && matches!(m.kind, MoveKind::Promotion(_)));
+                    if !(test_all || en_passant) || self.is_safe(m, us) {
                         out[keep] = m;
                         keep += 1;
                     }
@@ -771,7 +802,7 @@ impl Position {
         out: &mut MoveList,
     ) {
         let push = |to: Cell, kind: MoveKind, out: &mut MoveList| {
-            if army.promotion.contains(to) && kind != MoveKind::EnPassant {
+            if army.promotion.contains(to) {
                 for &role in &self.rules.promotion_roles {
                     out.push(Move {
                         from,
@@ -825,10 +856,7 @@ impl Position {
             MoveKind::Promotion(r) => pack(us as u8, r),
             _ => moving,
         };
-        let extra = match m.kind {
-            MoveKind::EnPassant => self.ep_victim(m.to, us).map_or(NO_CELL, |c| c.0),
-            _ => NO_CELL,
-        };
+        let extra = self.en_passant_victim(m, us).map_or(NO_CELL, |c| c.0);
         let patch = Patch {
             squares: &self.squares,
             vacated: [m.from.0, extra],
@@ -977,10 +1005,7 @@ impl Position {
         let us = self.turn as usize;
         let moving = self.squares[m.from.index()];
         let role = role_of(moving);
-        let ep_victim = match m.kind {
-            MoveKind::EnPassant => self.ep_victim(m.to, us),
-            _ => None,
-        };
+        let ep_victim = self.en_passant_victim(m, us);
         self.expire_ep(us);
         self.halfmoves += 1;
         if m.kind == MoveKind::Castle {

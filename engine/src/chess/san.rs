@@ -113,7 +113,7 @@ impl Position {
             }
             .to_string();
         }
-        let capture = m.kind == MoveKind::EnPassant || self.piece_at(m.to).is_some();
+        let capture = self.is_capture(m);
         let mut s = String::new();
         let (from_file, from_rank) = board.coord(m.from);
         if piece.role == Role::Pawn {
@@ -280,8 +280,7 @@ impl Position {
                     .iter()
                     .copied()
                     .filter(|m| {
-                        let capture =
-                            m.kind == MoveKind::EnPassant || self.piece_at(m.to).is_some();
+                        let capture = self.is_capture(*m);
                         capture == says_capture || m.kind == MoveKind::Castle
                     })
                     .collect();

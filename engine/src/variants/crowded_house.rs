@@ -373,6 +373,14 @@ impl Game for CrowdedHouse {
         state.position.san_plain_among(*action, &state.moves_now())
     }
 
+    fn legal_texts(&self, state: &CrowdedState, seat: Seat) -> Vec<String> {
+        let moves = Game::legal(self, state, seat);
+        moves
+            .iter()
+            .map(|m| state.position.san_plain_among(*m, &moves))
+            .collect()
+    }
+
     fn parse(&self, state: &CrowdedState, seat: Seat, text: &str) -> Result<Move, GameError> {
         let turn = state.table.current();
         if turn.player != seat {

@@ -86,6 +86,9 @@ pub struct DoublesState {
     immune: Vec<Immunity>,
     /// For each army mated in cut-throat, the other armies that took part in the mate.
     mate_helpers: [u8; 4],
+    /// For each army mated now, the army whose move must take its king.
+    #[serde(default)]
+    mater: [Option<u8>; 4],
     /// Every move, as "White 1: Nf3".
     moves: Vec<String>,
     /// Repetition keys since the last capture or pawn move.
@@ -157,7 +160,6 @@ impl DoublesState {
             Mode::Partners => PARTNERS_ORDER,
             Mode::CutThroat => CUT_THROAT_ORDER,
         };
-        let teams: Vec<u8> = teams.iter().map(|&t| t as u8).collect();
         DoublesState {
             mode,
             repetitions: vec![position.repetition_key()],
@@ -165,6 +167,7 @@ impl DoublesState {
             table: Table::with_order(&NAMES, &teams, &order),
             immune: Vec::new(),
             mate_helpers: [0; 4],
+            mater: [None; 4],
             moves: Vec::new(),
             last_move: Vec::new(),
             outcome: None,
@@ -223,7 +226,22 @@ impl DoublesState {
             .collect()
     }
 
-    /// Everything `army` may do on its turn: a king it attacks must be taken, unless its own
+    /// Whether `army` must take the king on `cell` now: the king of an army it mated (rule 3),
+    /// or, in partners, a king left attacked with its owner still to move (rule 7).
+    fn must_take(&self, army: u8, cell: Cell) -> bool {
+        let Some(victim) = self.position.piece_at(cell).map(|p| p.seat.0) else {
+            return false;
+        };
+        if !self.live_king_at(cell, army) {
+            return false;
+        }
+        match self.table.status(victim) {
+            ArmyStatus::Mated | ArmyStatus::Frozen => self.mater[victim as usize] == Some(army),
+            _ => self.mode == Mode::Partners,
+        }
+    }
+
+    /// Everything `army` may do on its turn: a king it must take is taken first, unless its own
     /// king is in check.
     fn moves_of(&self, army: u8) -> Vec<Move> {
         let moves = self.chess_moves(army);
@@ -233,7 +251,7 @@ impl DoublesState {
         let takes: Vec<Move> = moves
             .iter()
             .copied()
-            .filter(|m| m.kind != MoveKind::Castle && self.live_king_at(m.to, army))
+            .filter(|m| m.kind != MoveKind::Castle && self.must_take(army, m.to))
             .collect();
         if takes.is_empty() {
             moves
@@ -276,8 +294,10 @@ impl DoublesState {
     /// The move with `+` when it checks an enemy king and `#` when it mates one.
     fn notate(&self, m: Move) -> String {
         let army = self.to_move();
-        let mut text = self.position.san_plain(m);
+        let mut text = self.position.san_plain_among(m, &self.moves_of(army));
         let mut after = self.clone();
+        after.moves.clear();
+        after.repetitions.clear();
         after.position.play_unchecked(m);
         let enemies: Vec<u8> = (0..4u8)
             .filter(|&a| self.table.team(a) != self.table.team(army))
@@ -328,6 +348,7 @@ impl DoublesState {
         }
         self.immune.retain(|i| i.from != 0);
         if let Some(victim) = taken.filter(|p| p.role == Role::King).map(|p| p.seat.0) {
+            self.mater[victim as usize] = None;
             events.push(Event::Public(format!(
                 "{} took {}'s king.",
                 self.name(army),
@@ -352,14 +373,15 @@ impl DoublesState {
                 self.immune.push(Immunity { cell: m.to, from });
             }
         }
-        if self.position.halfmoves() == 0 {
-            self.repetitions.clear();
-        }
-        self.repetitions.push(self.position.repetition_key());
         events.extend(self.mark_mates(army));
         if self.outcome.is_none() {
             events.extend(self.next_turn());
         }
+        // The position is recorded with the army that really moves next.
+        if self.position.halfmoves() == 0 {
+            self.repetitions.clear();
+        }
+        self.repetitions.push(self.position.repetition_key());
         if self.outcome.is_none() {
             self.outcome = self.counting_draws();
         }
@@ -376,6 +398,9 @@ impl DoublesState {
                 continue;
             }
             let mated = self.checkmated(a);
+            if mated {
+                self.note_mater(a, mover);
+            }
             match (self.mode, mated, status) {
                 (Mode::Partners, true, ArmyStatus::Playing | ArmyStatus::Stalemated) => {
                     self.table.set_status(a, ArmyStatus::Mated);
@@ -386,10 +411,13 @@ impl DoublesState {
                 }
                 (Mode::Partners, false, ArmyStatus::Mated) => {
                     self.table.set_status(a, ArmyStatus::Playing);
-                    events.push(Event::Public(format!(
-                        "{}'s checkmate is broken.",
-                        self.name(a)
-                    )));
+                    self.mater[a as usize] = None;
+                    if !self.in_check(a) {
+                        events.push(Event::Public(format!(
+                            "{}'s checkmate is broken.",
+                            self.name(a)
+                        )));
+                    }
                 }
                 (Mode::CutThroat, true, _) => {
                     self.mate_helpers[a as usize] = self.helpers(a, mover);
@@ -404,6 +432,28 @@ impl DoublesState {
         }
         self.outcome = self.decided(mover);
         events
+    }
+
+    /// Records who must take `victim`'s king: the mover if his pieces attack it, else the
+    /// attacker who comes to move first; a mater who no longer attacks it hands the duty on.
+    fn note_mater(&mut self, victim: u8, mover: u8) {
+        let Some(king) = self.position.king(Seat(victim)) else {
+            return;
+        };
+        let attacks = |a: u8| {
+            a != victim
+                && self.table.team(a) != self.table.team(victim)
+                && !self.table.status(a).is_out()
+                && self.position.attacked_by(king, Seat(a))
+        };
+        if self.mater[victim as usize].is_some_and(attacks) {
+            return;
+        }
+        self.mater[victim as usize] = if attacks(mover) {
+            Some(mover)
+        } else {
+            self.table.upcoming().map(|t| t.army).find(|&a| attacks(a))
+        };
     }
 
     /// Whether the game is won now, `mover` having just moved.
@@ -474,7 +524,14 @@ impl DoublesState {
                 return events;
             }
             let has_king = self.position.king(Seat(a)).is_some();
+            // A passed turn counts as the army's move for immunity ("for one move").
+            for i in &mut self.immune {
+                i.from &= !(1 << a);
+            }
+            self.immune.retain(|i| i.from != 0);
             if self.in_check(a) {
+                let mover = self.last_mover();
+                self.note_mater(a, mover);
                 match self.mode {
                     Mode::Partners => {
                         self.table.set_status(a, ArmyStatus::Mated);
@@ -523,6 +580,14 @@ impl DoublesState {
         events
     }
 
+    /// The army that made the last move (the one whose piece stands on the last move's end).
+    fn last_mover(&self) -> u8 {
+        self.last_move
+            .last()
+            .and_then(|&c| self.position.piece_at(c))
+            .map_or(0, |p| p.seat.0)
+    }
+
     fn counting_draws(&self) -> Option<Outcome> {
         // Fifty moves by each of four players.
         if self.position.halfmoves() >= 200 {
@@ -560,10 +625,35 @@ impl DoublesState {
     }
 
     fn parse_move(&self, army: u8, text: &str) -> Result<Move, GameError> {
+        let text = &normalise(text);
         let allowed = self.moves_of(army);
         let pos = self.as_turn_of(army);
+        let columns = notation::columns(army < 2);
         match pos.parse_move_among(text, &allowed) {
-            Ok(m) => return Ok(m),
+            Ok(m) => {
+                // B, I and K are files on this board and names in the book's notation: when
+                // the two readings are different legal moves, ask which.
+                if let Some(Ok(other)) =
+                    notation::read(&pos, army as usize, &columns, text, &allowed)
+                {
+                    if other != m {
+                        return Err(GameError::Move(MoveParseError::Ambiguous {
+                            text: text.trim().to_string(),
+                            candidates: vec![
+                                format!(
+                                    "{} (the board's square)",
+                                    pos.san_plain_among(m, &allowed)
+                                ),
+                                format!(
+                                    "{} (your own notation)",
+                                    pos.san_plain_among(other, &allowed)
+                                ),
+                            ],
+                        }));
+                    }
+                }
+                Ok(m)
+            }
             Err(err) => {
                 // A move the chess rules allow, refused by Doubles' own rules.
                 if let Ok(m) = pos.parse_move(text) {
@@ -572,7 +662,6 @@ impl DoublesState {
                         reason: self.why_refused(army, m),
                     }));
                 }
-                let columns = notation::columns(army < 2);
                 if let Some(read) = notation::read(&pos, army as usize, &columns, text, &allowed) {
                     return read.map_err(GameError::Move);
                 }
@@ -589,6 +678,9 @@ impl DoublesState {
 
     /// A knight's double hop through an occupied square, explained.
     fn hop_problem(&self, pos: &Position, text: &str) -> Option<String> {
+        if !text.is_ascii() {
+            return None;
+        }
         let board = pos.board();
         let cleaned: String = text
             .chars()
@@ -630,6 +722,26 @@ impl DoublesState {
     }
 }
 
+/// Move text as typed or copied from the book: typographic dashes and the multiplication sign
+/// become `-` and `x`, and the book's "ch" (check) becomes `+`.
+fn normalise(text: &str) -> String {
+    let mut out: String = text
+        .trim()
+        .chars()
+        .map(|c| match c {
+            '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
+            '\u{d7}' => 'x',
+            c => c,
+        })
+        .collect();
+    let lower = out.to_ascii_lowercase();
+    if lower.ends_with("ch") && out.len() > 2 {
+        out.truncate(out.len() - 2);
+        out.push('+');
+    }
+    out
+}
+
 static INFO: std::sync::LazyLock<VariantInfo> = std::sync::LazyLock::new(|| VariantInfo {
     id: "doubles",
     aliases: &["doubles-chess", "double-chess", "four-player-chess"],
@@ -665,13 +777,15 @@ this position is reconstructed from its text.\n\
 Knights may add a second hop in the same direction to an empty square over an empty one, never \
 capturing. Pawns go 1-3 squares on their first move, then 1-2 until past the centre, then 1; \
 any longer pawn move may be taken en passant on each square it passed (at right angles too), by \
-each enemy on its next turn. Castling: the king goes two squares toward the rook, which lands \
-on the square it crossed; O-O is the side of the nearer rook.\n\
+each enemy on its next turn (our reading), promoting if it lands on the far row. Castling (the \
+book is silent; our house rule): the king goes two squares toward the rook, which lands on the \
+square it crossed; O-O is the side of the nearer rook.\n\
 Partners (mode=partners, all 144 squares, order W1, B1, W2, B2): you need not defend your \
 partner's king. A mated player misses turns until the king is taken or the mate broken; the \
 mater must take the king at once unless checked meanwhile (we let any of his pieces that attack \
-it take it). The taker is immune from the victim, not the partner, for one move. A king attacked \
-when an enemy who attacks it comes to move is lost the same way (discovery mate). A player \
+it take it; if his pieces no longer attack it, the attacker who moves first must). The taker is immune from the victim, not the partner, for one move. A king attacked \
+when an enemy who attacks it comes to move is lost the same way (discovery mate): that enemy \
+must take it. A player \
 without a king plays on and cannot be checked. Any stalemate draws the whole game, unless the \
 stalemated player has lost the king. A team wins by mating both opposing kings.\n\
 Cut-throat (mode=cutthroat): the four squares of each corner are off limits; play runs clockwise \
@@ -679,7 +793,8 @@ from White 1. A mated army is frozen in place (its pieces may be captured and st
 the mater must take its king next move unless checked meanwhile; the taker is immune for one \
 move from the players who took part in the mate (we count those attacking the king or a square \
 next to it). A stalemated player passes while two others play; a stalemate with one other left \
-draws. Last player standing wins; a resigning player's pieces stay, frozen.\n\
+draws. A king left attacked when another enemy comes to move may be taken by him (our reading; \
+not forced). Last player standing wins; a resigning player's pieces stay, frozen.\n\
 board=cylinder (reconstructed): White 1 and Black 1 have the a- and l-files touching; White 2 \
 and Black 2 ranks 1 and 12.\n\
 Moves: algebraic on files a-l and ranks 1-12 from White 1's side (Nj5, g5, Qxk7), or the book's \
@@ -713,7 +828,10 @@ impl Game for Doubles {
         let army = state.to_move();
         let mut text = format!("{} to move", state.name(army));
         let moves = state.moves_of(army);
-        if moves.iter().all(|m| state.live_king_at(m.to, army)) && !state.in_check(army) {
+        if !moves.is_empty()
+            && moves.iter().all(|m| state.live_king_at(m.to, army))
+            && !state.in_check(army)
+        {
             let kings: Vec<&str> = moves
                 .iter()
                 .map(|m| state.position.board().label(m.to))
@@ -739,7 +857,17 @@ impl Game for Doubles {
     }
 
     fn action_text(&self, state: &DoublesState, action: &Move) -> String {
-        state.as_turn_of(state.to_move()).san_plain(*action)
+        state
+            .position
+            .san_plain_among(*action, &state.moves_of(state.to_move()))
+    }
+
+    fn legal_texts(&self, state: &DoublesState, seat: Seat) -> Vec<String> {
+        let moves = Game::legal(self, state, seat);
+        moves
+            .iter()
+            .map(|m| state.position.san_plain_among(*m, &moves))
+            .collect()
     }
 
     fn parse(&self, state: &DoublesState, seat: Seat, text: &str) -> Result<Move, GameError> {

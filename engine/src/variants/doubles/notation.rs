@@ -143,12 +143,11 @@ pub(super) fn read(
         })
         .filter(|m| {
             captured.is_none_or(|c| {
-                let victim = if m.kind == MoveKind::EnPassant {
-                    Some(Role::Pawn)
-                } else {
-                    pos.piece_at(m.to)
-                        .filter(|p| p.seat != Seat(army as u8))
-                        .map(|p| p.role)
+                let victim = match pos.piece_at(m.to) {
+                    Some(p) if p.seat != Seat(army as u8) => Some(p.role),
+                    Some(_) => None,
+                    // Only a pawn taken en passant is captured away from the square moved to.
+                    None => pos.is_capture(*m).then_some(Role::Pawn),
                 };
                 victim == Some(c)
             })

@@ -354,3 +354,46 @@ impl Doubles {
             .collect()
     }
 }
+
+#[test]
+fn en_passant_at_right_angles_onto_the_far_row_promotes() {
+    // White 1's pawn a4-a6 passes a5; Black 2's pawn on b6 (moving toward the a-file) takes it
+    // there, on its own last row.
+    let mut state = with_armies(Mode::Partners, ["Kf1 Pa4", "Kg12", "Kd3", "Kl7 Pb6"]);
+    play(&mut state, "a6");
+    play(&mut state, "Kg11");
+    play(&mut state, "Kd4");
+    let texts = Doubles.legal_texts_for(&state);
+    assert!(texts.contains(&"bxa5=Q".to_string()), "{texts:?}");
+    play(&mut state, "bxa5=Q");
+    assert_eq!(at(&state, "a5"), Some((3, Role::Queen)));
+    assert_eq!(at(&state, "a6"), None, "the pawn taken en passant is gone");
+}
+
+#[test]
+fn the_books_texts_as_copied_are_read_and_two_readings_are_asked_about() {
+    let mut state = new(Mode::Partners);
+    // An en dash, as the book prints it.
+    play(&mut state, "P \u{2013} Q5");
+    assert_eq!(at(&state, "g5"), Some((0, Role::Pawn)));
+    assert_eq!(normalise("Q x Rch"), "Q x R+");
+    assert_eq!(normalise("N\u{d7}e3"), "Nxe3");
+    // "Q - K7": the board's k7, or White 1's own K7 (f7)? Both are legal: asked.
+    let mut state = with_armies(Mode::Partners, ["Kf1 Qi7", "Kg12", "Ka6", "Kl3"]);
+    let err = Doubles.play(&mut state, Seat(0), "Q - K7").unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("k7") && text.contains("f7"), "{text}");
+    play(&mut state, "Qf7");
+    // Nothing panics on text from anywhere.
+    for odd in [
+        "N\u{2013}\u{d7}",
+        "\u{1f600}",
+        "Q - IV99",
+        "KN - QB",
+        "x",
+        "--",
+        "e13",
+    ] {
+        let _ = Doubles.play(&mut state, Seat(1), odd);
+    }
+}
