@@ -1124,6 +1124,9 @@ impl Service {
         let seat = self.seated_in_active(g, user)?;
         let prompts = g.game.prompts(g.state()?)?;
         if !prompts.iter().any(|p| p.seat == seat) {
+            if let Some(reason) = g.game.waiting_reason(g.state()?, seat)? {
+                return refuse(format!("you cannot move in game {}: {reason}", g.row.id));
+            }
             let waiting: Vec<String> = prompts.iter().map(|p| g.side(p.seat)).collect();
             // Where seats choose in secret at the same time, a seat left out of such a round
             // has already sealed its choice: it is its turn all right, only not yet resolved.

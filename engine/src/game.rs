@@ -369,6 +369,9 @@ pub enum GameError {
     Move(#[from] MoveParseError),
     #[error("the stored game could not be read: {0}")]
     Corrupt(String),
+    /// Anything else the rules refuse, with the reason ("you are already out of this game").
+    #[error("{0}")]
+    Refused(String),
 }
 
 // ---- the trait ----------------------------------------------------------------------------
@@ -569,6 +572,8 @@ pub trait AnyGame: Send + Sync {
     fn secret_history(&self, state: &AnyState) -> Result<Vec<String>, GameError>;
     /// What a seat is called in messages (see [`Game::seat_name`]).
     fn seat_name(&self, state: &AnyState, seat: Seat) -> Result<String, GameError>;
+    /// Why a seat cannot act now, beyond whose turn it is (see [`Game::waiting_reason`]).
+    fn waiting_reason(&self, state: &AnyState, seat: Seat) -> Result<Option<String>, GameError>;
     /// `seat` resigns or runs out of time; the state changes only if the game goes on without
     /// it (see [`Game::leave`]).
     fn leave(
@@ -672,6 +677,9 @@ impl<G: Game> AnyGame for G {
     }
     fn seat_name(&self, state: &AnyState, seat: Seat) -> Result<String, GameError> {
         Ok(Game::seat_name(self, typed(self, state)?, seat))
+    }
+    fn waiting_reason(&self, state: &AnyState, seat: Seat) -> Result<Option<String>, GameError> {
+        Ok(Game::waiting_reason(self, typed(self, state)?, seat))
     }
     fn leave(
         &self,

@@ -597,3 +597,72 @@ async fn a_deleted_thread_is_made_again() {
     fake.assert_interactions_answered();
     bot.stop().await;
 }
+
+/// Four people play cut-throat Doubles Chess: joined by button, each called by name and army,
+/// the wrong player and a move of another's army refused, the book's own notation read, and a
+/// resignation that takes one player out while the other three play on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_players_at_cut_throat_doubles_chess() {
+    let (_dir, fake, alice, bob, bot) = connected("discord-doubles").await;
+    let carol = fake.person(103, "carol");
+    let dave = fake.person(104, "dave");
+    let (lobby, thread) = open_game(&fake, &alice, "doubles", "order=joined mode=cutthroat").await;
+    for who in [&bob, &carol, &dave] {
+        fake.answer(fake.press(who, &lobby, "rookery:join:1")).await;
+    }
+    let start = message_with(&fake, thread, "begins").await;
+    for side in [
+        "<@101> plays White 1",
+        "<@102> plays Black 1",
+        "<@103> plays White 2",
+        "<@104> plays Black 2",
+    ] {
+        assert!(start.content.contains(side), "{}", start.content);
+    }
+    assert!(start.content.contains("<@101>, your move (White 1)"));
+    assert!(start.images.iter().any(|i| is_png(i)));
+
+    // Cut-throat goes clockwise: White 1, White 2, Black 1, Black 2.
+    let early = slash(&fake, &bob, thread, "move", &[("move", json!("g8"))]).await;
+    assert!(early.contains("not your turn"), "{early}");
+    let theirs = slash(&fake, &alice, thread, "move", &[("move", json!("b3c3"))]).await;
+    assert!(theirs.contains("not yours"), "{theirs}");
+    // The book's notation, from the mover's own side.
+    let played = slash(&fake, &alice, thread, "move", &[("move", json!("P-Q5"))]).await;
+    assert!(played.contains("You played g5"), "{played}");
+    message_with(&fake, thread, "<@103>, your move (White 2)").await;
+    slash(&fake, &carol, thread, "move", &[("move", json!("P-Q5"))]).await;
+    message_with(&fake, thread, "<@102>, your move (Black 1)").await;
+
+    // Bob resigns: he is out, the game goes on, and his turn passes to dave.
+    let resigned = slash(&fake, &bob, thread, "resign", &[]).await;
+    assert!(resigned.contains("You resigned"), "{resigned}");
+    let after = message_with(&fake, thread, "<@102> resigned").await;
+    assert!(
+        after.content.contains("Black 1 is out"),
+        "{}",
+        after.content
+    );
+    assert!(!after.content.contains("Game over"), "{}", after.content);
+    assert!(
+        after.content.contains("<@104>, your move (Black 2)"),
+        "{}",
+        after.content
+    );
+    let again = slash(&fake, &bob, thread, "move", &[("move", json!("g8"))]).await;
+    assert!(again.contains("out"), "{again}");
+
+    // Two more resign: the last player standing wins.
+    slash(&fake, &dave, thread, "resign", &[]).await;
+    slash(&fake, &carol, thread, "resign", &[]).await;
+    let end = message_with(&fake, thread, "Game over").await;
+    assert!(end.content.contains("White 1 wins"), "{}", end.content);
+    assert!(
+        end.content.contains("Congratulations <@101>"),
+        "{}",
+        end.content
+    );
+    assert_posted_once(&fake);
+    fake.assert_interactions_answered();
+    bot.stop().await;
+}

@@ -988,6 +988,12 @@ impl Game for Doubles {
             )]);
         }
         // Cut-throat: the player is out; the game goes on while two remain.
+        let armies = state.table.armies_of(seat);
+        if armies.iter().all(|&a| state.table.status(a).is_out()) {
+            return Err(GameError::Refused(
+                "you are already out of this game".into(),
+            ));
+        }
         let mut events = Vec::new();
         for army in state.table.armies_of(seat) {
             state.table.set_status(army, ArmyStatus::Eliminated);
