@@ -65,7 +65,7 @@ impl DoublesBench {
             service,
             players: ["w1", "b1", "w2", "b2"]
                 .iter()
-                .map(|n| User::new(n, n))
+                .map(|&n| User::new(n, n))
                 .collect(),
             place: Place::Channel("lobby".into()),
             game: GameId(0),
