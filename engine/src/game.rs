@@ -614,6 +614,20 @@ fn typed_mut<'a, G: Game>(
         .ok_or_else(|| GameError::Corrupt(format!("the state is not a {name} game")))
 }
 
+/// Changes a state through `change` on a copy, kept only if the change succeeds: a refused
+/// action or leave changes nothing.
+fn on_copy<G: Game, T>(
+    game: &G,
+    state: &mut AnyState,
+    change: impl FnOnce(&mut G::State) -> Result<T, GameError>,
+) -> Result<T, GameError> {
+    let s = typed_mut(game, state)?;
+    let mut next = s.clone();
+    let result = change(&mut next)?;
+    *s = next;
+    Ok(result)
+}
+
 impl<G: Game> AnyGame for G {
     fn info(&self) -> &VariantInfo {
         Game::info(self)
@@ -644,12 +658,7 @@ impl<G: Game> AnyGame for G {
         seat: Seat,
         text: &str,
     ) -> Result<(String, Vec<Event>), GameError> {
-        let s = typed_mut(self, state)?;
-        // Work on a copy so that a refused action changes nothing.
-        let mut next = s.clone();
-        let result = Game::play(self, &mut next, seat, text)?;
-        *s = next;
-        Ok(result)
+        on_copy(self, state, |s| Game::play(self, s, seat, text))
     }
     fn view(&self, state: &AnyState, viewer: Viewer) -> Result<View, GameError> {
         Ok(Game::view(self, typed(self, state)?, viewer))
@@ -688,11 +697,7 @@ impl<G: Game> AnyGame for G {
         seats: usize,
         reason: EndReason,
     ) -> Result<Vec<Event>, GameError> {
-        let s = typed_mut(self, state)?;
-        let mut next = s.clone();
-        let events = Game::leave(self, &mut next, seat, seats, reason)?;
-        *s = next;
-        Ok(events)
+        on_copy(self, state, |s| Game::leave(self, s, seat, seats, reason))
     }
     fn perft(&self, state: &AnyState, depth: u32) -> Result<Option<u64>, GameError> {
         Ok(Game::perft(self, typed(self, state)?, depth))

@@ -270,3 +270,62 @@ impl Table {
         lines
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_passes_and_turns_follow_the_new_player() {
+        // Two players, four armies: player 0 moves White and Tan, player 1 Black and Brown.
+        let mut table = Table::one_army_each(&["White", "Black", "Tan", "Brown"], &[0, 1, 0, 1]);
+        table.set_controller(2, Seat(0));
+        table.set_controller(3, Seat(1));
+        assert_eq!(table.armies_of(Seat(0)), vec![0, 2]);
+        assert_eq!(table.players_of_team(1), vec![Seat(1)]);
+        table.advance(|_, _| true);
+        table.advance(|_, _| true);
+        assert_eq!(
+            table.current(),
+            Turn {
+                army: 2,
+                player: Seat(0)
+            }
+        );
+        // An army changes hands (a new allegiance): its turns go to the new player.
+        table.set_controller(3, Seat(0));
+        assert_eq!(
+            table.following(),
+            Turn {
+                army: 3,
+                player: Seat(0)
+            }
+        );
+        assert_eq!(table.players_of_team(1), vec![Seat(0), Seat(1)]);
+    }
+
+    #[test]
+    fn advance_skips_what_the_game_skips_and_counts_rounds() {
+        let mut table = Table::with_order(&["A", "B", "C", "D"], &[0, 1, 2, 3], &[0, 2, 1, 3]);
+        table.set_status(2, ArmyStatus::Frozen);
+        let skipped = table.advance(|t, turn| !t.status(turn.army).is_out());
+        assert_eq!(
+            skipped,
+            vec![Turn {
+                army: 2,
+                player: Seat(2)
+            }]
+        );
+        assert_eq!(table.current().army, 1);
+        table.advance(|_, _| true);
+        table.advance(|_, _| true);
+        assert_eq!((table.current().army, table.rounds()), (0, 1));
+        assert_eq!(table.teams_in_play(), vec![0, 1, 3]);
+        // Nobody can play: the table stays put and every other turn is reported.
+        let skipped = table.advance(|_, _| false);
+        assert_eq!(skipped.len(), 4);
+        let lines = table.lines();
+        assert_eq!(lines.len(), 4);
+        assert_eq!(lines[2].status.as_deref(), Some("checkmated: frozen"));
+    }
+}

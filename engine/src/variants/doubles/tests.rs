@@ -191,6 +191,8 @@ fn partners_mate_misses_a_turn_the_king_is_taken_and_the_taker_is_immune() {
     assert!(public_text(&events).contains("Black 2 is checkmated"));
     assert_eq!(state.table.status(3), ArmyStatus::Mated);
     play(&mut state, "Kd12"); // Black 1
+    let err = Doubles.play(&mut state, Seat(3), "Rl6").unwrap_err();
+    assert!(err.to_string().contains("misses its turns"), "{err}");
     let events = play(&mut state, "Kb3"); // White 2; Black 2 misses the turn
     assert!(public_text(&events).contains("misses"), "{events:?}");
     assert_eq!(state.to_move(), 0);
