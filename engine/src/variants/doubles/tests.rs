@@ -399,3 +399,30 @@ fn the_books_texts_as_copied_are_read_and_two_readings_are_asked_about() {
         let _ = Doubles.play(&mut state, Seat(1), odd);
     }
 }
+
+#[test]
+fn discovery_mate_the_partner_gives_the_king_away() {
+    // White 2's knight on h1 shields White 1's king on f1 from Black 2's rook on l1.
+    let mut state = with_armies(
+        Mode::Partners,
+        ["Kf1 Pc2 Rf5", "Kg12", "Ka6 Nh1", "Kl7 Rl1"],
+    );
+    play(&mut state, "c3");
+    play(&mut state, "Kg11");
+    play(&mut state, "Ng3"); // White 2 withdraws: White 1's king is attacked, B2 moves next
+    let err = Doubles.play(&mut state, Seat(3), "Kl8").unwrap_err();
+    assert!(err.to_string().contains("must take the king"), "{err}");
+    play(&mut state, "Rxf1");
+    // White 1 need not miss a move, and plays on without a king; the rook is immune from him.
+    assert_eq!(state.to_move(), 0);
+    assert_eq!(state.table.status(0), ArmyStatus::Playing);
+    let err = Doubles.play(&mut state, Seat(0), "Rxf1").unwrap_err();
+    assert!(err.to_string().contains("immune"), "{err}");
+    play(&mut state, "c4");
+    // One move later the immunity is spent.
+    play(&mut state, "Kg10");
+    play(&mut state, "Nh1");
+    play(&mut state, "Kl8");
+    play(&mut state, "Rxf1");
+    assert_eq!(at(&state, "f1"), Some((0, Role::Rook)));
+}
