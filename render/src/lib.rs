@@ -513,6 +513,37 @@ fn draw_caption(img: &mut RgbImage, layout: &Layout, view: &View) {
             })
             .collect()
     };
+    // Four players with names and sides may not fit in one line: the names get smaller, then
+    // shortened, so that every player keeps a place in the caption.
+    let fixed = 42.0;
+    let room = max_x - x;
+    let fits = |size: u32| {
+        entries
+            .iter()
+            .map(|(s, _, n)| fixed + text::width(n, size, view.to_act.contains(s)))
+            .sum::<f32>()
+            <= room
+    };
+    let size = [15, 14, 13, 12, 11]
+        .into_iter()
+        .find(|&s| fits(s))
+        .unwrap_or(11);
+    let all_fit = fits(size);
+    let share = room / entries.len().max(1) as f32 - fixed;
+    let entries: Vec<(Seat, Seat, String)> = entries
+        .into_iter()
+        .map(|(seat, army, name)| {
+            let bold = view.to_act.contains(&seat);
+            if all_fit || text::width(&name, size, bold) <= share {
+                return (seat, army, name);
+            }
+            let mut short: String = name.clone();
+            while !short.is_empty() && text::width(&format!("{short}…"), size, bold) > share {
+                short.pop();
+            }
+            (seat, army, format!("{short}…"))
+        })
+        .collect();
     for (seat, army, name) in &entries {
         let (seat, army) = (*seat, *army);
         let acting = view.to_act.contains(&seat);
@@ -532,7 +563,7 @@ fn draw_caption(img: &mut RgbImage, layout: &Layout, view: &View) {
             img,
             name,
             (x, baseline),
-            Ink::new(15, acting, palette::CAPTION),
+            Ink::new(size, acting, palette::CAPTION),
             max_x,
         ) + 14.0;
     }

@@ -429,7 +429,11 @@ impl Game for CrowdedHouse {
             Viewer::Spectator => Seat::WHITE,
         };
         view.players = PLAYERS.iter().map(|p| p.0.to_string()).collect();
+        // Each player is named by his half as well as his colour.
         view.table = state.table.lines();
+        for line in &mut view.table {
+            line.side = CrowdedState::name(line.player).to_string();
+        }
         view.last_move = state.last_move.clone();
         view.move_number = state.table.rounds() + 1;
         if state.in_check() {
