@@ -266,6 +266,8 @@ pub enum EndReason {
     Agreement,
     Timeout,
     Aborted,
+    /// The score at the end of a game played for points.
+    FinalScore,
 }
 
 impl EndReason {
@@ -284,38 +286,98 @@ impl EndReason {
             EndReason::Agreement => "agreement",
             EndReason::Timeout => "time out",
             EndReason::Aborted => "abort",
+            EndReason::FinalScore => "the final score",
         }
     }
 }
 
-/// How a game ended: the winning seats (none for a draw) and why.
+/// How a game ended: the winning seats (none for a draw), why, and for games that keep one, a
+/// score for every seat; or everyone lost (a cooperative game that failed).
+///
+/// ```
+/// use engine::game::{EndReason, Outcome, Standing};
+/// use engine::Seat;
+///
+/// let partners = Outcome::win(vec![Seat(0), Seat(2)], EndReason::Checkmate);
+/// assert_eq!(partners.to_string(), "White and Seat 3 win by checkmate");
+/// let scored = Outcome::by_score(
+///     vec![Standing { seat: Seat(0), score: 3 }, Standing { seat: Seat(1), score: 5 },
+///          Standing { seat: Seat(2), score: 5 }],
+///     EndReason::FinalScore,
+/// );
+/// assert_eq!(scored.winners, vec![Seat(1), Seat(2)], "a tie at the top shares the win");
+/// assert_eq!(scored.to_string(), "Black and Seat 3 win by the final score (Black 5, Seat 3 5, White 3)");
+/// let lost = Outcome::everyone_loses(EndReason::NoMoves);
+/// assert!(!lost.is_draw());
+/// assert_eq!(lost.to_string(), "Everyone loses by leaving the opponent no move");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
     pub winners: Vec<Seat>,
     pub reason: EndReason,
+    /// Each seat's score, best first, where the game ends with a score table.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub standings: Vec<Standing>,
+    /// Nobody won and it is no draw: everyone lost together.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub everyone_lost: bool,
+}
+
+/// One seat's place in a score table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standing {
+    pub seat: Seat,
+    pub score: i64,
 }
 
 impl Outcome {
-    /// A win for some seats.
+    /// A win for some seats (one, a team, or partners).
     pub fn win(winners: Vec<Seat>, reason: EndReason) -> Outcome {
-        Outcome { winners, reason }
+        Outcome {
+            winners,
+            reason,
+            standings: Vec::new(),
+            everyone_lost: false,
+        }
     }
     /// A draw.
     pub fn draw(reason: EndReason) -> Outcome {
+        Outcome::win(Vec::new(), reason)
+    }
+    /// The end of a game scored seat by seat: the highest score wins (ties share the win).
+    pub fn by_score(mut standings: Vec<Standing>, reason: EndReason) -> Outcome {
+        standings.sort_by_key(|s| (std::cmp::Reverse(s.score), s.seat));
+        let top = standings.first().map(|s| s.score);
+        let winners = standings
+            .iter()
+            .filter(|s| Some(s.score) == top)
+            .map(|s| s.seat)
+            .collect();
         Outcome {
-            winners: Vec::new(),
+            winners,
             reason,
+            standings,
+            everyone_lost: false,
         }
     }
-    /// Whether nobody won.
+    /// Everyone lost together.
+    pub fn everyone_loses(reason: EndReason) -> Outcome {
+        Outcome {
+            everyone_lost: true,
+            ..Outcome::draw(reason)
+        }
+    }
+    /// Whether nobody won and nobody lost.
     pub fn is_draw(&self) -> bool {
-        self.winners.is_empty()
+        self.winners.is_empty() && !self.everyone_lost
     }
 
     /// The result in words, naming each winning seat with `name` ("White 1 and White 2 win by
-    /// checkmate").
+    /// checkmate"), with the score table if there is one.
     pub fn describe(&self, name: impl Fn(Seat) -> String) -> String {
-        if self.is_draw() {
+        let mut text = if self.everyone_lost {
+            format!("Everyone loses by {}", self.reason.describe())
+        } else if self.is_draw() {
             format!("Draw by {}", self.reason.describe())
         } else {
             let names: Vec<String> = self.winners.iter().map(|s| name(*s)).collect();
@@ -325,7 +387,16 @@ impl Outcome {
                 if names.len() == 1 { "wins" } else { "win" },
                 self.reason.describe()
             )
+        };
+        if !self.standings.is_empty() {
+            let table: Vec<String> = self
+                .standings
+                .iter()
+                .map(|s| format!("{} {}", name(s.seat), s.score))
+                .collect();
+            text.push_str(&format!(" ({})", table.join(", ")));
         }
+        text
     }
 }
 

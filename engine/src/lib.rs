@@ -21,5 +21,7 @@ pub mod view;
 
 pub use board::{Board, BoardSpec, Cell, CellSet, Dir, Heading, SquareBoard, Wrap};
 pub use chess::{Move, MoveKind, Piece, Position, Role, Rules, Seat};
-pub use game::{AnyGame, AnyState, Event, Game, GameError, Options, Outcome, Prompt, VariantInfo};
+pub use game::{
+    AnyGame, AnyState, Event, Game, GameError, Options, Outcome, Prompt, Standing, VariantInfo,
+};
 pub use view::{View, Viewer};

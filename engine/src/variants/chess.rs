@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::Cell;
 use crate::chess::{
-    divide, parse_setup, perft, FenFlavor, KingRule, Move, MoveKind, NotationStyle, Position,
-    Rules, RulesSpec, Seat,
+    divide, parse_setup, perft, KingRule, Move, MoveKind, NotationStyle, Position, Rules,
+    RulesSpec, Seat,
 };
 use crate::game::{
     EndReason, Event, Family, Game, GameError, OptionSpec, OptionValues, Options, Outcome, Prompt,
@@ -43,31 +43,54 @@ enum Notation {
     Chess960,
 }
 
-/// Positions are stored as their rules and a Shredder-FEN, which keeps the exact castling rooks.
+/// Positions are stored in the engine's own form (see [`crate::chess::Position`]'s `Serialize`:
+/// rules, one line of pieces per army, castling rooks, en passant chances). Games saved before
+/// that, as their rules and a Shredder-FEN, still load.
 pub(crate) mod stored_position {
     use super::*;
     use serde::{Deserializer, Serializer};
 
-    #[derive(Serialize, Deserialize)]
-    struct Stored {
-        rules: RulesSpec,
-        fen: String,
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Stored {
+        Own(Position),
+        Fen { rules: RulesSpec, fen: String },
     }
 
     pub fn serialize<S: Serializer>(pos: &Position, s: S) -> Result<S::Ok, S::Error> {
-        Stored {
-            rules: pos.rules().spec().clone(),
-            fen: pos.fen_with(FenFlavor::Shredder),
-        }
-        .serialize(s)
+        pos.serialize(s)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Position, D::Error> {
-        let stored = Stored::deserialize(d)?;
-        let rules = stored.rules.build();
-        // A stored game may have lost a king (variants where kings are captured end so).
-        let setup = parse_setup(&stored.fen, &rules).map_err(serde::de::Error::custom)?;
-        Position::from_setup_with(setup, rules, KingRule::Stored).map_err(serde::de::Error::custom)
+        match Stored::deserialize(d)? {
+            Stored::Own(pos) => Ok(pos),
+            Stored::Fen { rules, fen } => {
+                let rules = rules.build();
+                // A stored game may have lost a king (variants where kings are captured end so).
+                let setup = parse_setup(&fen, &rules).map_err(serde::de::Error::custom)?;
+                Position::from_setup_with(setup, rules, KingRule::Stored)
+                    .map_err(serde::de::Error::custom)
+            }
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[derive(Serialize, Deserialize)]
+        struct Holder(#[serde(with = "super")] Position);
+
+        #[test]
+        fn games_saved_as_fen_still_load_and_are_saved_in_the_own_form() {
+            let old = r#"{"rules":{"board":{"Square":{"files":8,"ranks":8,"wrap":"none","holes":[],"facing":[0,2]}},"teams":[0,1]},"fen":"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"}"#;
+            let Holder(pos) = serde_json::from_str(old).unwrap();
+            assert_eq!(pos.fullmoves(), 2);
+            let json = serde_json::to_string(&Holder(pos.clone())).unwrap();
+            assert!(json.contains("\"armies\""), "{json}");
+            let Holder(back) = serde_json::from_str(&json).unwrap();
+            assert_eq!(back, pos);
+        }
     }
 }
 
