@@ -53,7 +53,7 @@ pub(crate) mod stored_position {
     #[derive(Deserialize)]
     #[serde(untagged)]
     enum Stored {
-        Own(Position),
+        Own(Box<Position>),
         Fen { rules: RulesSpec, fen: String },
     }
 
@@ -63,7 +63,7 @@ pub(crate) mod stored_position {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Position, D::Error> {
         match Stored::deserialize(d)? {
-            Stored::Own(pos) => Ok(pos),
+            Stored::Own(pos) => Ok(*pos),
             Stored::Fen { rules, fen } => {
                 let rules = rules.build();
                 // A stored game may have lost a king (variants where kings are captured end so).
