@@ -382,6 +382,46 @@ fn user_of(author: &serenity::User) -> User {
 
 /// Writes `{@id}` as a Discord mention and `{#game}` as a link to the game's thread.
 async fn discord_text(service: &Service, text: &str) -> String {
+    truncate(expanded(service, text).await)
+}
+
+/// A private answer in messages Discord accepts: split between lines (a long `/rules` text
+/// arrives whole, in parts), a line longer than a message split where it must be.
+async fn discord_parts(service: &Service, text: &str) -> Vec<String> {
+    split_message(&expanded(service, text).await)
+}
+
+fn split_message(text: &str) -> Vec<String> {
+    let mut parts: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for line in text.split_inclusive('\n') {
+        let mut line = line;
+        while !line.is_empty() {
+            let room = MESSAGE_LIMIT - current.chars().count();
+            if line.chars().count() <= room {
+                current.push_str(line);
+                break;
+            }
+            if !current.is_empty() {
+                parts.push(std::mem::take(&mut current));
+                continue;
+            }
+            let cut = line
+                .char_indices()
+                .nth(MESSAGE_LIMIT)
+                .map_or(line.len(), |(i, _)| i);
+            parts.push(line[..cut].to_string());
+            line = &line[cut..];
+        }
+    }
+    if !current.is_empty() || parts.is_empty() {
+        parts.push(current);
+    }
+    parts
+}
+
+/// `{@id}` and `{#game}` written for Discord, at any length.
+async fn expanded(service: &Service, text: &str) -> String {
     let mut threads: HashMap<i64, String> = HashMap::new();
     for part in text.split("{#").skip(1) {
         if let Some(n) = part.split('}').next().and_then(|n| n.parse::<i64>().ok()) {
@@ -392,7 +432,7 @@ async fn discord_text(service: &Service, text: &str) -> String {
             }
         }
     }
-    let text = model::expand(
+    model::expand(
         text,
         |user| format!("<@{user}>"),
         |game| {
@@ -400,8 +440,27 @@ async fn discord_text(service: &Service, text: &str) -> String {
                 .get(&game.0)
                 .map_or(format!("game {game}"), |t| format!("<#{t}>"))
         },
-    );
-    truncate(text)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_answers_are_split_between_lines_and_keep_every_character() {
+        let line = "x".repeat(300);
+        let text = vec![line.as_str(); 10].join("\n");
+        let parts = split_message(&text);
+        assert_eq!(parts.len(), 2);
+        assert!(parts.iter().all(|p| p.chars().count() <= MESSAGE_LIMIT));
+        assert_eq!(parts.concat(), text);
+        let long = "é".repeat(4500);
+        let parts = split_message(&long);
+        assert_eq!(parts.len(), 3);
+        assert_eq!(parts.concat(), long);
+        assert_eq!(split_message(""), vec![String::new()]);
+    }
 }
 
 fn truncate(mut text: String) -> String {
@@ -422,13 +481,14 @@ async fn respond(ctx: Context<'_>, command: Command) -> Result<(), Error> {
     };
     let service = &ctx.data().service;
     let reply = answer(commands::run(service, &user, &place, command).await);
-    let mut message = poise::CreateReply::default()
-        .content(discord_text(service, &reply.text).await)
-        .ephemeral(true);
-    if let Some(png) = reply.image {
-        message = message.attachment(CreateAttachment::bytes(png, "board.png"));
+    let mut image = reply.image;
+    for part in discord_parts(service, &reply.text).await {
+        let mut message = poise::CreateReply::default().content(part).ephemeral(true);
+        if let Some(png) = image.take() {
+            message = message.attachment(CreateAttachment::bytes(png, "board.png"));
+        }
+        ctx.send(message).await?;
     }
-    ctx.send(message).await?;
     Ok(())
 }
 

@@ -606,6 +606,20 @@ async fn four_players_at_cut_throat_doubles_chess() {
     let (_dir, fake, alice, bob, bot) = connected("discord-doubles").await;
     let carol = fake.person(103, "carol");
     let dave = fake.person(104, "dave");
+    // The rules are longer than one Discord message: they arrive whole, in private parts.
+    let id = fake.slash(&alice, LOBBY, "rules", &[("variant", json!("doubles"))]);
+    let parts = fake
+        .wait_until("the rules in two parts", WAIT, |f| {
+            let i = f.interaction(id)?;
+            (i.followups.len() >= 2).then(|| i.followups.clone())
+        })
+        .await;
+    assert!(parts
+        .iter()
+        .all(|(t, ephemeral)| t.chars().count() <= 2000 && *ephemeral));
+    let whole: String = parts.iter().map(|(t, _)| t.as_str()).collect();
+    assert!(!whole.contains('…'), "nothing cut off");
+    assert!(whole.contains("friendly corners") && whole.contains("repetition, draws"));
     let (lobby, thread) = open_game(&fake, &alice, "doubles", "order=joined mode=cutthroat").await;
     for who in [&bob, &carol, &dave] {
         fake.answer(fake.press(who, &lobby, "rookery:join:1")).await;
