@@ -450,7 +450,7 @@ mod tests {
     #[test]
     fn long_answers_are_split_between_lines_and_keep_every_character() {
         let line = "x".repeat(300);
-        let text = vec![line.as_str(); 10].join("\n");
+        let text = [line.as_str(); 10].join("\n");
         let parts = split_message(&text);
         assert_eq!(parts.len(), 2);
         assert!(parts.iter().all(|p| p.chars().count() <= MESSAGE_LIMIT));
