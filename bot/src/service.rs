@@ -1024,6 +1024,12 @@ impl Service {
         let id = self.resolve(user, place, named).await?;
         let (_guard, tx, mut g) = self.locked(id).await?;
         let seat = self.seated_in_active(&g, user)?;
+        let in_play = self.seats_in_play(&g)?;
+        if !in_play.contains(&seat) {
+            return refuse(format!(
+                "you are out of game {id}; the players still in it decide on a draw"
+            ));
+        }
         let (text, reply, kind) = match choice {
             DrawChoice::Decline => {
                 if g.row.draw_agreed.is_empty() || g.row.draw_agreed == [seat.0] {
@@ -1047,7 +1053,7 @@ impl Service {
                     return refuse("there is no draw offer to accept; /draw offer makes one");
                 }
                 g.row.draw_agreed.push(seat.0);
-                if g.row.draw_agreed.len() == g.row.seat_count {
+                if in_play.iter().all(|s| g.row.draw_agreed.contains(&s.0)) {
                     let end = self.finish(&mut g, Outcome::draw(EndReason::Agreement))?;
                     (
                         format!("{{@{}}} accepted the draw.\n{end}", user.id),
@@ -1055,8 +1061,9 @@ impl Service {
                         "draw-accept",
                     )
                 } else {
-                    let others: Vec<String> = (0..g.row.seat_count as u8)
-                        .map(Seat)
+                    let others: Vec<String> = in_play
+                        .iter()
+                        .copied()
                         .filter(|s| !g.row.draw_agreed.contains(&s.0))
                         .map(|s| g.mention(s))
                         .collect();
@@ -1158,7 +1165,12 @@ impl Service {
     ) -> Result<String, ServiceError> {
         let mut out = String::new();
         let count = g.row.seat_count;
+        let prompted = |g: &Loaded| -> Result<Vec<Seat>, ServiceError> {
+            Ok(g.game.prompts(g.state()?)?.iter().map(|p| p.seat).collect())
+        };
+        let before = prompted(g)?;
         for &seat in seats {
+            g.row.draw_agreed.retain(|s| *s != seat.0);
             let state = g
                 .state
                 .as_mut()
@@ -1179,9 +1191,24 @@ impl Service {
                 }
             }
         }
-        self.restart_clock(g);
+        // Someone else leaving gives the player to move no more time.
+        if prompted(g)? != before {
+            self.restart_clock(g);
+        }
         out.push_str(&self.turn_line(g)?);
         Ok(out)
+    }
+
+    /// The seats still in a game (not out of a cut-throat game), which a draw needs.
+    fn seats_in_play(&self, g: &Loaded) -> Result<Vec<Seat>, ServiceError> {
+        let state = g.state()?;
+        let mut seats = Vec::new();
+        for s in (0..g.row.seat_count as u8).map(Seat) {
+            if !g.game.is_out(state, s)? {
+                seats.push(s);
+            }
+        }
+        Ok(seats)
     }
 
     /// Ends the game with `outcome`; returns the line announcing it.
@@ -1529,7 +1556,7 @@ impl Service {
                     .result
                     .as_deref()
                     .and_then(|r| serde_json::from_str::<Outcome>(r).ok())
-                    .map_or("over".into(), |o| o.to_string()),
+                    .map_or("over".into(), |o| self.describe_outcome(g, &o)),
                 other => describe_status(other).to_string(),
             };
             lines.push(format!(
@@ -1538,6 +1565,19 @@ impl Service {
             ));
         }
         Ok(Reply::text(lines.join("\n")))
+    }
+
+    /// An ended game's result with its seats named as the game names them ("Black 1 and
+    /// Black 2 win by checkmate").
+    fn describe_outcome(&self, g: &GameRow, outcome: &Outcome) -> String {
+        let game = registry::variant(&g.variant).ok();
+        let state = game.and_then(|game| g.state.as_deref().and_then(|s| game.load(s).ok()));
+        outcome.describe(|seat| match (game, &state) {
+            (Some(game), Some(state)) => game
+                .seat_name(state, seat)
+                .unwrap_or_else(|_| seat.colour_name()),
+            _ => seat.colour_name(),
+        })
     }
 
     fn whose_turn(&self, g: &GameRow, seats: &[SeatRow]) -> Vec<String> {
@@ -1578,71 +1618,90 @@ impl Service {
     // ---- clocks ---------------------------------------------------------------------------------
 
     /// Sends due reminders and ends games whose time ran out. Returns how many games changed.
+    /// A game whose clock cannot be handled is logged and passed over, so that one game never
+    /// stops every other game's clock.
     pub async fn tick(&self) -> Result<usize, ServiceError> {
         let now = self.now();
         let mut changed = 0;
         for due in self.store.clocks_due(now).await? {
-            let _guard = self.lock(due.game).await;
-            let mut tx = self.store.begin().await?;
-            let mut g = self.load(&mut tx, due.game).await?;
-            let (Some(deadline), Some(days)) = (g.row.deadline, g.row.days_per_move) else {
-                continue;
-            };
-            if g.row.status != Status::Active {
-                continue;
-            }
-            let id = g.row.id;
-            let prompted: Vec<Seat> = g.game.prompts(g.state()?)?.iter().map(|p| p.seat).collect();
-            if deadline <= now {
-                // The game's rules say what running out of time does. When several seats run
-                // out together (sealed moves), only those who win whichever of them is counted
-                // win; where one leaving does not end the game, each leaves in turn.
-                let late: Vec<String> = prompted.iter().map(|s| g.mention(*s)).collect();
-                let mut text = format!("{} ran out of time.", late.join(" and "));
-                if prompted.len() > 1 {
-                    let mut winners: Option<Vec<Seat>> = None;
-                    for seat in &prompted {
-                        let outcome = g.game.concede(
-                            g.state()?,
-                            *seat,
-                            g.row.seat_count,
-                            EndReason::Timeout,
-                        )?;
-                        winners = Some(match winners {
-                            None => outcome.winners,
-                            Some(w) => w
-                                .into_iter()
-                                .filter(|s| outcome.winners.contains(s))
-                                .collect(),
-                        });
-                    }
-                    let outcome = Outcome::win(winners.unwrap_or_default(), EndReason::Timeout);
-                    text.push('\n');
-                    text.push_str(&self.finish(&mut g, outcome)?);
-                } else {
-                    text.push_str(&self.leave_game(&mut g, &prompted, EndReason::Timeout)?);
-                }
-                let posts = vec![self.board_post(&g, text)?];
-                self.save(tx, &mut g, None, "timeout", "", posts).await?;
-                changed += 1;
-            } else if !g.row.reminded && deadline - now <= days * DAY / 4 {
-                g.row.reminded = true;
-                let left = describe_duration(deadline - now);
-                let posts = prompted
-                    .iter()
-                    .filter_map(|s| g.user_of(*s))
-                    .map(|s| {
-                        Post::new(
-                            Target::Direct(s.user_id.clone()),
-                            format!("Reminder: it is your move in game {id} ({}) in {{#{id}}}; {left} left.", g.name()),
-                        )
-                    })
-                    .collect();
-                self.save(tx, &mut g, None, "reminder", "", posts).await?;
-                changed += 1;
+            match self.tick_game(due.game, now).await {
+                Ok(true) => changed += 1,
+                Ok(false) => {}
+                Err(e) => tracing::error!(game = due.game.0, "clock: {e:?}"),
             }
         }
         Ok(changed)
+    }
+
+    /// One game's clock: a timeout or a reminder. Returns whether the game changed.
+    async fn tick_game(&self, game: GameId, now: i64) -> Result<bool, ServiceError> {
+        let _guard = self.lock(game).await;
+        let mut tx = self.store.begin().await?;
+        let mut g = self.load(&mut tx, game).await?;
+        let (Some(deadline), Some(days)) = (g.row.deadline, g.row.days_per_move) else {
+            return Ok(false);
+        };
+        if g.row.status != Status::Active {
+            return Ok(false);
+        }
+        let id = g.row.id;
+        let prompted: Vec<Seat> = g.game.prompts(g.state()?)?.iter().map(|p| p.seat).collect();
+        if deadline <= now {
+            // The game's rules say what running out of time does. When several seats run
+            // out together (sealed moves), only those who win whichever of them is counted
+            // win; where one leaving does not end the game, each leaves in turn.
+            let late: Vec<String> = prompted.iter().map(|s| g.mention(*s)).collect();
+            let mut text = format!("{} ran out of time.", late.join(" and "));
+            if prompted.len() == 1 {
+                text.push_str(&self.leave_game(&mut g, &prompted, EndReason::Timeout)?);
+            } else {
+                // Nobody asked to act (a game whose end was not recorded) ends as the game
+                // says, or drawn.
+                let mut winners: Option<Vec<Seat>> = g
+                    .game
+                    .outcome(g.state()?)?
+                    .filter(|_| prompted.is_empty())
+                    .map(|o| o.winners);
+                for seat in &prompted {
+                    let outcome =
+                        g.game
+                            .concede(g.state()?, *seat, g.row.seat_count, EndReason::Timeout)?;
+                    winners = Some(match winners {
+                        None => outcome.winners,
+                        Some(w) => w
+                            .into_iter()
+                            .filter(|s| outcome.winners.contains(s))
+                            .collect(),
+                    });
+                }
+                let outcome = Outcome::win(winners.unwrap_or_default(), EndReason::Timeout);
+                text.push('\n');
+                text.push_str(&self.finish(&mut g, outcome)?);
+            }
+            let posts = vec![self.board_post(&g, text)?];
+            self.save(tx, &mut g, None, "timeout", "", posts).await?;
+            Ok(true)
+        } else if !g.row.reminded && deadline - now <= days * DAY / 4 {
+            g.row.reminded = true;
+            let left = describe_duration(deadline - now);
+            let posts = prompted
+                .iter()
+                .filter_map(|s| g.user_of(*s))
+                .map(|s| {
+                    Post::new(
+                        Target::Direct(s.user_id.clone()),
+                        format!(
+                            "Reminder: it is your move in game {id} ({}) in {{#{id}}}; {left} left.",
+                            g.name()
+                        ),
+                    )
+                })
+                .collect();
+            self.save(tx, &mut g, None, "reminder", "", posts).await?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
     }
 
     /// How long until the next clock event (for the scheduler's sleep).

@@ -523,6 +523,12 @@ pub trait Game: Send + Sync + 'static {
             .collect()
     }
 
+    /// Whether `seat` has left the game for good while it goes on (a cut-throat player who
+    /// resigned or was mated): it no longer acts, offers or accepts draws.
+    fn is_out(&self, _state: &Self::State, _seat: Seat) -> bool {
+        false
+    }
+
     /// Why `seat` cannot act now, when there is more to say than whose turn it is (its army
     /// is frozen, mated, out of the game).
     fn waiting_reason(&self, _state: &Self::State, _seat: Seat) -> Option<String> {
@@ -643,6 +649,8 @@ pub trait AnyGame: Send + Sync {
     fn secret_history(&self, state: &AnyState) -> Result<Vec<String>, GameError>;
     /// What a seat is called in messages (see [`Game::seat_name`]).
     fn seat_name(&self, state: &AnyState, seat: Seat) -> Result<String, GameError>;
+    /// Whether a seat has left a game that goes on (see [`Game::is_out`]).
+    fn is_out(&self, state: &AnyState, seat: Seat) -> Result<bool, GameError>;
     /// Why a seat cannot act now, beyond whose turn it is (see [`Game::waiting_reason`]).
     fn waiting_reason(&self, state: &AnyState, seat: Seat) -> Result<Option<String>, GameError>;
     /// `seat` resigns or runs out of time; the state changes only if the game goes on without
@@ -760,6 +768,9 @@ impl<G: Game> AnyGame for G {
     }
     fn waiting_reason(&self, state: &AnyState, seat: Seat) -> Result<Option<String>, GameError> {
         Ok(Game::waiting_reason(self, typed(self, state)?, seat))
+    }
+    fn is_out(&self, state: &AnyState, seat: Seat) -> Result<bool, GameError> {
+        Ok(Game::is_out(self, typed(self, state)?, seat))
     }
     fn leave(
         &self,

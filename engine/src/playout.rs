@@ -129,6 +129,15 @@ pub fn random_game(
         }
         let seat = prompts[rng.gen_range(0..prompts.len())].seat;
         if settings.concede_one_in > 0 && rng.gen_range(0..settings.concede_one_in) == 0 {
+            // Anyone still in the game may resign, not only the player to move.
+            let still_in: Vec<Seat> = (0..seats as u8)
+                .map(Seat)
+                .filter(|s| !left.contains(s) && !game.is_out(&state, *s).unwrap_or(true))
+                .collect();
+            let seat = match still_in.as_slice() {
+                [] => seat,
+                _ => still_in[rng.gen_range(0..still_in.len())],
+            };
             let reason = if rng.gen_bool(0.5) {
                 EndReason::Resignation
             } else {
@@ -154,6 +163,7 @@ pub fn random_game(
             // The game goes on without the player (cut-throat).
             left.push(seat);
             actions.push((seat, format!("({})", reason.describe())));
+            state = round_trip(game, state, seats).map_err(|e| fail(&actions, e))?;
             continue;
         }
         if left.contains(&seat) {
@@ -201,31 +211,7 @@ pub fn random_game(
             return Err(fail(&actions, format!("{text} reads back as {canonical}")));
         }
         actions.push((seat, text));
-        let json = game
-            .save(&state)
-            .map_err(|e| fail(&actions, e.to_string()))?;
-        state = game.load(&json).map_err(|e| {
-            fail(
-                &actions,
-                format!("the stored state does not load: {e}\n{json}"),
-            )
-        })?;
-        let again = game
-            .save(&state)
-            .map_err(|e| fail(&actions, e.to_string()))?;
-        if again != json {
-            return Err(fail(
-                &actions,
-                "the state changes when stored and reloaded".into(),
-            ));
-        }
-        for viewer in (0..seats as u8)
-            .map(|s| Viewer::Seat(Seat(s)))
-            .chain([Viewer::Spectator])
-        {
-            game.view(&state, viewer)
-                .map_err(|e| fail(&actions, e.to_string()))?;
-        }
+        state = round_trip(game, state, seats).map_err(|e| fail(&actions, e))?;
     }
     Ok(Playout {
         actions,
@@ -262,4 +248,27 @@ pub fn option_combinations(game: &dyn AnyGame) -> Vec<Options> {
             .collect();
     }
     combinations
+}
+
+/// Stores the state and loads it back, checks it reads the same, and builds every view.
+fn round_trip(
+    game: &dyn AnyGame,
+    state: crate::game::AnyState,
+    seats: usize,
+) -> Result<crate::game::AnyState, String> {
+    let json = game.save(&state).map_err(|e| e.to_string())?;
+    let state = game
+        .load(&json)
+        .map_err(|e| format!("the stored state does not load: {e}\n{json}"))?;
+    let again = game.save(&state).map_err(|e| e.to_string())?;
+    if again != json {
+        return Err("the state changes when stored and reloaded".into());
+    }
+    for viewer in (0..seats as u8)
+        .map(|s| Viewer::Seat(Seat(s)))
+        .chain([Viewer::Spectator])
+    {
+        game.view(&state, viewer).map_err(|e| e.to_string())?;
+    }
+    Ok(state)
 }

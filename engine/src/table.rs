@@ -230,8 +230,9 @@ impl Table {
 
     /// Moves to the next turn that `plays` accepts, going round the order at most once.
     /// Returns the turns passed over (each skipped). When no turn is accepted the table stays
-    /// on the current one and every other turn is returned.
+    /// where it was (round count included) and every turn, the current one last, is returned.
     pub fn advance(&mut self, mut plays: impl FnMut(&Table, Turn) -> bool) -> Vec<Turn> {
+        let (at, rounds) = (self.at, self.rounds);
         let mut skipped = Vec::new();
         for _ in 0..self.order.len() {
             self.at += 1;
@@ -245,6 +246,7 @@ impl Table {
             }
             skipped.push(turn);
         }
+        (self.at, self.rounds) = (at, rounds);
         skipped
     }
 
@@ -321,9 +323,10 @@ mod tests {
         table.advance(|_, _| true);
         assert_eq!((table.current().army, table.rounds()), (0, 1));
         assert_eq!(table.teams_in_play(), vec![0, 1, 3]);
-        // Nobody can play: the table stays put and every other turn is reported.
+        // Nobody can play: the table stays put and every turn is reported.
         let skipped = table.advance(|_, _| false);
         assert_eq!(skipped.len(), 4);
+        assert_eq!((table.current().army, table.rounds()), (0, 1));
         let lines = table.lines();
         assert_eq!(lines.len(), 4);
         assert_eq!(lines[2].status.as_deref(), Some("checkmated: frozen"));

@@ -913,24 +913,18 @@ impl Position {
     }
 
     /// The side written `O-O` (`short`) or `O-O-O` for the seat to move: in chess the h-side
-    /// and the a-side; where the king castles two squares toward either rook, the side of the
-    /// nearer rook (the king's side) and of the farther.
+    /// and the a-side; where the king castles two squares toward either rook, the king's side
+    /// (the half of the home row it stands in, where its nearer rook starts) and the other.
     pub(crate) fn castle_side_named(&self, short: bool) -> CastleSide {
         let high_is_short = match self.rules.spec().castling {
             CastlingRule::FixedFiles => true,
             CastlingRule::KingTwoSquares => {
-                let us = self.turn as usize;
-                let line = &self.rules.armies[us].home_line;
-                let at = |c: Option<Cell>| c.and_then(|c| line.iter().position(|&x| x == c));
-                match (
-                    at(self.king(self.turn())),
-                    at(self.castling[us][0]),
-                    at(self.castling[us][1]),
-                ) {
-                    (Some(k), Some(h), Some(l)) => h - k <= k - l,
-                    (Some(k), Some(h), None) => h - k <= line.len().saturating_sub(1) / 2,
-                    (Some(k), None, Some(l)) => k - l > line.len().saturating_sub(1) / 2,
-                    _ => true,
+                // The king's own side: the half of the home row it stands in (fixed for the
+                // game, whichever rights are left).
+                let army = &self.rules.armies[self.turn as usize];
+                match self.king(self.turn()).and_then(|k| army.line_at(k)) {
+                    Some(k) => 2 * k + 1 >= army.home_line.len(),
+                    None => true,
                 }
             }
         };

@@ -51,10 +51,9 @@ pub(crate) mod stored_position {
     use serde::{Deserializer, Serializer};
 
     #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Stored {
-        Own(Box<Position>),
-        Fen { rules: RulesSpec, fen: String },
+    struct Fen {
+        rules: RulesSpec,
+        fen: String,
     }
 
     pub fn serialize<S: Serializer>(pos: &Position, s: S) -> Result<S::Ok, S::Error> {
@@ -62,16 +61,17 @@ pub(crate) mod stored_position {
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Position, D::Error> {
-        match Stored::deserialize(d)? {
-            Stored::Own(pos) => Ok(*pos),
-            Stored::Fen { rules, fen } => {
-                let rules = rules.build();
-                // A stored game may have lost a king (variants where kings are captured end so).
-                let setup = parse_setup(&fen, &rules).map_err(serde::de::Error::custom)?;
-                Position::from_setup_with(setup, rules, KingRule::Stored)
-                    .map_err(serde::de::Error::custom)
-            }
+        use serde::de::Error;
+        // Read as a value first, so each form reports its own error.
+        let value = serde_json::Value::deserialize(d)?;
+        if value.get("fen").is_none() {
+            return serde_json::from_value(value).map_err(D::Error::custom);
         }
+        let Fen { rules, fen } = serde_json::from_value(value).map_err(D::Error::custom)?;
+        let rules = rules.build();
+        // A stored game may have lost a king (variants where kings are captured end so).
+        let setup = parse_setup(&fen, &rules).map_err(D::Error::custom)?;
+        Position::from_setup_with(setup, rules, KingRule::Stored).map_err(D::Error::custom)
     }
 
     #[cfg(test)]

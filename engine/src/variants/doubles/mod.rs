@@ -1013,6 +1013,11 @@ impl Game for Doubles {
         Ok(events)
     }
 
+    fn is_out(&self, state: &DoublesState, seat: Seat) -> bool {
+        let armies = state.table.armies_of(seat);
+        !armies.is_empty() && armies.iter().all(|&a| state.table.status(a).is_out())
+    }
+
     fn waiting_reason(&self, state: &DoublesState, seat: Seat) -> Option<String> {
         let army = *state.table.armies_of(seat).first()?;
         let status = state.table.status(army);
