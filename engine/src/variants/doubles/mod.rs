@@ -779,7 +779,7 @@ capturing. Pawns go 1-3 squares on their first move, then 1-2 until past the cen
 any longer pawn move may be taken en passant on each square it passed (at right angles too), by \
 each enemy on its next turn (our reading), promoting if it lands on the far row. Castling (the \
 book is silent; our house rule): the king goes two squares toward the rook, which lands on the \
-square it crossed; O-O is the side of the nearer rook.\n\
+square it crossed; O-O is the king's side (the half of the home row it stands in).\n\
 Partners (mode=partners, all 144 squares, order W1, B1, W2, B2): you need not defend your \
 partner's king. A mated player misses turns until the king is taken or the mate broken; the \
 mater must take the king at once unless checked meanwhile (we let any of his pieces that attack \

@@ -426,3 +426,22 @@ fn discovery_mate_the_partner_gives_the_king_away() {
     play(&mut state, "Rxf1");
     assert_eq!(at(&state, "f1"), Some((0, Role::Rook)));
 }
+
+#[test]
+fn castling_names_stay_with_the_kings_half_when_a_rook_loses_its_right() {
+    let mut state = with_armies(Mode::Partners, ["Kf1 Rc1 Rj1", "Kg12", "Ka6", "Kl7"]);
+    let rooks = ["c1", "j1"].map(|l| state.position.board().cell(l).unwrap());
+    let mut setup = state.position.to_setup();
+    setup.castling_rooks = rooks.to_vec();
+    state.position =
+        Position::from_setup(setup, state.position.rules().clone()).expect("castling rights");
+    play(&mut state, "Rc2"); // the king's-side rook moves: only the j-side right is left
+    play(&mut state, "Kg11");
+    play(&mut state, "Ka7");
+    play(&mut state, "Kl8");
+    let err = Doubles.play(&mut state, Seat(0), "O-O").unwrap_err();
+    assert!(err.to_string().contains("O-O"), "{err}");
+    play(&mut state, "O-O-O");
+    assert_eq!(at(&state, "h1"), Some((0, Role::King)));
+    assert_eq!(at(&state, "g1"), Some((0, Role::Rook)));
+}
