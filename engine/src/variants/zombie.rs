@@ -203,12 +203,17 @@ impl ZombieState {
     }
 
     /// A copy to try moves and turn ends on: the board and the turn so far, without the
-    /// history that trying moves neither reads nor needs (repetitions, secrets, the dust bin).
+    /// history that trying moves neither reads nor needs (repetitions, secrets, the dust bin),
+    /// and without the opponent's burials: what the mover may do must not give away the
+    /// opponent's secret. A piece rising from the opponent's grid is the mover's own and can
+    /// only make the real end of the turn safer, so a turn judged safe without it is safe.
     fn sketch(&self) -> ZombieState {
+        let mut burials = self.burials.clone();
+        burials[other(self.position.turn()).index()].clear();
         ZombieState {
             position: self.position.clone(),
             phase: self.phase.clone(),
-            burials: self.burials.clone(),
+            burials,
             zombies: self.zombies.clone(),
             moved: self.moved.clone(),
             left: self.left.clone(),
@@ -273,10 +278,11 @@ impl ZombieState {
     /// opponent's pawn waiting to be promoted.
     fn end_changes_board(&self) -> bool {
         let us = self.position.turn();
-        let rises = self.left.iter().any(|v| {
-            self.position.piece_at(*v).is_none()
-                && (self.buried_by(us, *v).is_some() || self.buried_by(other(us), *v).is_some())
-        });
+        // Only the mover's own burials count: the opponent's are his secret (see `sketch`).
+        let rises = self
+            .left
+            .iter()
+            .any(|v| self.position.piece_at(*v).is_none() && self.buried_by(us, *v).is_some());
         let promotes = self.pending_promotions.iter().any(|c| {
             self.position
                 .piece_at(*c)
@@ -1383,6 +1389,30 @@ mod tests {
         act(&mut s, "Re3");
         assert_eq!(s.position.turn(), Seat::BLACK);
         assert_eq!(s.zombies.len(), 2, "both moved and survive");
+    }
+
+    #[test]
+    fn the_opponents_burials_never_decide_what_the_mover_may_do() {
+        // White's zombie knight on e2 and rook on e4 stand between Black's rook and White's
+        // king. Whether Black buried a white pawn under e4 (which would rise when the rook
+        // leaves, as White's own) is Black's secret: White's legal moves, and so autocomplete
+        // and refusals, must be the same either way.
+        let plain = {
+            let mut s = from("k3r3/8/8/8/4R3/8/4N3/4K3 w - - 0 1");
+            s.zombies.push(s.position.board().cell("e2").unwrap());
+            s
+        };
+        let mut buried = plain.clone();
+        let e4 = buried.position.board().cell("e4").unwrap();
+        buried.burials[1].push((e4, Role::Pawn));
+        assert_eq!(
+            Zombie.legal(&plain, Seat::WHITE),
+            Zombie.legal(&buried, Seat::WHITE)
+        );
+        let refusal = |s: &ZombieState| {
+            Game::play(&Zombie, &mut s.clone(), Seat::WHITE, "Ra4").map(|(text, _)| text)
+        };
+        assert_eq!(refusal(&plain), refusal(&buried));
     }
 
     #[test]
