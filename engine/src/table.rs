@@ -190,10 +190,13 @@ impl Table {
             }
         }
     }
-    /// The armies a player controls.
+    /// The armies a player moves: those he controls, and any he has a turn for.
     pub fn armies_of(&self, player: Seat) -> Vec<u8> {
         (0..self.armies.len() as u8)
-            .filter(|&a| self.controller(a) == player)
+            .filter(|&a| {
+                self.controller(a) == player
+                    || self.order.iter().any(|t| t.army == a && t.player == player)
+            })
             .collect()
     }
     /// The players who move a team's armies (its controllers, and anyone with a turn for

@@ -681,6 +681,11 @@ impl Position {
         let extended_knight = self.rules.spec().extended_knight;
         let own_boards = self.rules.own_boards;
         let (in_check, pins) = match (legal, king) {
+            // Where armies move on boards of their own every move is tested, so pins are not
+            // looked for.
+            (true, Some(k)) if own_boards => {
+                (self.attacked(&Plain(&self.squares), k, us), CellSet::EMPTY)
+            }
             (true, Some(k)) => (
                 self.attacked(&Plain(&self.squares), k, us),
                 self.pin_candidates(k, us),

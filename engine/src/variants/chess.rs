@@ -252,10 +252,20 @@ impl ChessState {
 /// moves, as the position counts them) and a position repeated three times (`repetitions`: the
 /// keys since the last irreversible move, the current one included).
 pub(crate) fn counting_draws(pos: &Position, repetitions: &[u64]) -> Option<Outcome> {
-    if pos.halfmoves() >= 100 {
+    counting_draws_by(pos.halfmoves(), 100, pos.repetition_key(), repetitions)
+}
+
+/// The same draws for games of more sides or their own idea of a repeated position: fifty
+/// moves are `fifty` single moves (200 for four players), and `now` is the current key.
+pub(crate) fn counting_draws_by(
+    halfmoves: u32,
+    fifty: u32,
+    now: u64,
+    repetitions: &[u64],
+) -> Option<Outcome> {
+    if halfmoves >= fifty {
         return Some(Outcome::draw(EndReason::FiftyMoveRule));
     }
-    let now = pos.repetition_key();
     if repetitions.iter().filter(|k| **k == now).count() >= 3 {
         return Some(Outcome::draw(EndReason::ThreefoldRepetition));
     }

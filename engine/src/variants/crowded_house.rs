@@ -14,7 +14,9 @@
 //! Interpretations, said also in `/rules`: castling is judged by the king's move (king side
 //! starts and ends on the king side; queen-side castling starts on the king side and ends on the
 //! queen side, so either player of the team may make it), and needs only the squares between
-//! king and rook empty and the king safe from the next player afterwards; four passes in a row
+//! king and rook empty and the king safe from the next player afterwards; a player not in check
+//! whose every move would hand his king to the next player passes, as one who can move nothing
+//! does (the book names only the latter; chess would call it stalemate); four passes in a row
 //! draw (nobody can move); the fifty-move rule counts fifty moves by each colour.
 
 use serde::{Deserialize, Serialize};
@@ -27,7 +29,7 @@ use crate::game::{
 use crate::table::{ArmyStatus, Table, TableArmy, Turn};
 use crate::view::{View, Viewer};
 
-use super::chess::board_view;
+use super::chess::{board_view, counting_draws_by};
 
 /// Crowded House.
 pub struct CrowdedHouse;
@@ -74,7 +76,6 @@ pub struct CrowdedState {
     passes: u8,
     last_move: Vec<Cell>,
     outcome: Option<Outcome>,
-    seed: u64,
 }
 
 fn half_of(player: Seat) -> Half {
@@ -83,7 +84,7 @@ fn half_of(player: Seat) -> Half {
 
 impl CrowdedState {
     /// A game from the usual array.
-    pub fn new(seed: u64) -> CrowdedState {
+    pub fn new() -> CrowdedState {
         let armies = vec![
             TableArmy {
                 name: "White".into(),
@@ -113,7 +114,6 @@ impl CrowdedState {
             passes: 0,
             last_move: Vec::new(),
             outcome: None,
-            seed,
         };
         state.repetitions.push(state.repetition_key());
         state
@@ -132,77 +132,32 @@ impl CrowdedState {
         self.position.repetition_key() ^ (self.table.current().player.0 as u64).rotate_left(40)
     }
 
-    /// Whether `player`'s army could take `army`'s king in `pos` (his army to move there),
-    /// with a piece starting on his half or on a king standing on it.
-    fn can_take_king(pos: &Position, player: Turn, army: Seat) -> bool {
-        let Some(king) = pos.king(army) else {
-            return false;
-        };
-        if !pos.attacked_by(king, Seat(player.army)) {
-            return false;
-        }
-        let half = half_of(player.player);
-        if half.holds(pos, king) {
-            return true;
-        }
-        let mut as_taker = pos.clone();
-        as_taker.set_turn(Seat(player.army));
-        as_taker
-            .pseudo_legal_moves()
-            .iter()
-            .any(|m| m.to == king && half.holds(pos, m.from))
-    }
-
     /// Whether the player to move is in check: the next player could take his king now.
     fn in_check(&self) -> bool {
-        let turn = self.table.current();
-        Self::can_take_king(&self.position, self.table.following(), Seat(turn.army))
+        in_check_at(&self.position, &self.table)
     }
 
     /// The moves of the player to move: a piece of his colour starting or ending on his half,
     /// leaving his king out of the next player's reach.
     fn moves_now(&self) -> Vec<Move> {
-        let turn = self.table.current();
-        let half = half_of(turn.player);
-        let next = self.table.following();
-        let pos = &self.position;
-        pos.pseudo_legal_moves()
-            .into_iter()
-            .filter(|m| self.half_allows(half, *m))
-            .filter(|m| {
-                let mut after = pos.clone();
-                after.play_unchecked(*m);
-                !Self::can_take_king(&after, next, Seat(turn.army))
-            })
-            .collect()
-    }
-
-    /// Whether a move starts or ends on `half` (castling: the king's move).
-    fn half_allows(&self, half: Half, m: Move) -> bool {
-        let to = if m.kind == MoveKind::Castle {
-            self.position
-                .displacements(m)
-                .first()
-                .map_or(m.to, |(_, to, _)| *to)
-        } else {
-            m.to
-        };
-        half.holds(&self.position, m.from) || half.holds(&self.position, to)
+        moves_at(&self.position, &self.table)
     }
 
     fn name(player: Seat) -> &'static str {
         PLAYERS[player.index() % 4].0
     }
 
-    /// SAN with `+` when the opponent who moves next cannot help being in reach of the mover's
-    /// partner (his king is in check), `#` when he cannot get out of it.
-    fn notate(&self, m: Move) -> String {
-        let mut text = self.position.san_plain_among(m, &self.moves_now());
-        let mut after = self.clone();
-        after.position.play_unchecked(m);
-        after.table.advance(|_, _| true);
-        if after.in_check() {
-            text.push(if after.moves_now().is_empty() {
+    /// SAN (among the moves `allowed` now) with `+` when the opponent who moves next cannot
+    /// help being in reach of the mover's partner (his king is in check), `#` when he cannot
+    /// get out of it.
+    fn notate(&self, m: Move, allowed: &[Move]) -> String {
+        let mut text = self.position.san_plain_among(m, allowed);
+        let mut pos = self.position.clone();
+        pos.play_unchecked(m);
+        let mut table = self.table.clone();
+        table.advance(|_, _| true);
+        if in_check_at(&pos, &table) {
+            text.push(if moves_at(&pos, &table).is_empty() {
                 '#'
             } else {
                 '+'
@@ -211,9 +166,10 @@ impl CrowdedState {
         text
     }
 
-    fn apply_move(&mut self, m: Move) -> Vec<Event> {
-        let player = self.table.current().player;
-        let text = self.notate(m);
+    fn apply_move(&mut self, m: Move, allowed: &[Move]) -> Vec<Event> {
+        let turn = self.table.current();
+        let player = turn.player;
+        let text = self.notate(m, allowed);
         let number = self.table.rounds() + 1;
         let mut events = vec![Event::Public(format!(
             "{} played {number}. {text}",
@@ -221,14 +177,12 @@ impl CrowdedState {
         ))];
         self.moves.push(format!("{}: {text}", Self::name(player)));
         self.position.play_unchecked(m);
-        self.last_move = match m.kind {
-            MoveKind::Castle => self
-                .position
-                .displacements(m)
-                .first()
-                .map_or(vec![m.from, m.to], |_| vec![m.from, m.to]),
-            _ => vec![m.from, m.to],
+        // A castle is shown by the king's move, as in chess.
+        let to = match m.kind {
+            MoveKind::Castle => self.position.king(Seat(turn.army)).unwrap_or(m.to),
+            _ => m.to,
         };
+        self.last_move = vec![m.from, to];
         self.passes = 0;
         if self.position.halfmoves() == 0 {
             self.repetitions.clear();
@@ -268,16 +222,16 @@ impl CrowdedState {
                 return events;
             }
         }
-        if self.position.halfmoves() >= 100 {
-            self.outcome = Some(Outcome::draw(EndReason::FiftyMoveRule));
-        } else if self.position.is_insufficient_material() {
-            self.outcome = Some(Outcome::draw(EndReason::InsufficientMaterial));
+        self.outcome = if self.position.is_insufficient_material() {
+            Some(Outcome::draw(EndReason::InsufficientMaterial))
         } else {
-            let now = self.repetition_key();
-            if self.repetitions.iter().filter(|k| **k == now).count() >= 3 {
-                self.outcome = Some(Outcome::draw(EndReason::ThreefoldRepetition));
-            }
-        }
+            counting_draws_by(
+                self.position.halfmoves(),
+                100,
+                self.repetition_key(),
+                &self.repetitions,
+            )
+        };
         events
     }
 
@@ -285,7 +239,7 @@ impl CrowdedState {
     fn why_refused(&self, m: Move) -> String {
         let turn = self.table.current();
         let half = half_of(turn.player);
-        if !self.half_allows(half, m) {
+        if !half_allows(&self.position, half, m) {
             return format!(
                 "you may only move a piece that starts or ends on your half of the board (files {})",
                 half.files()
@@ -322,7 +276,8 @@ the very next player; checkmate is when you cannot stop the next player taking y
 your team loses.\n\
 Our readings (interpretations): castling counts as the king's move (O-O is the king side's, \
 O-O-O either partner's), needs the squares between king and rook empty and your king out of \
-the next player's reach afterwards, and may pass attacked squares; four passes in a row draw; \
+the next player's reach afterwards, and may pass attacked squares; a player not in check whose every move would let the next \
+player take his king passes (no stalemate); four passes in a row draw; \
 fifty moves by each colour without a capture or pawn move, threefold repetition (with the same \
 player to move) and insufficient material draw.";
 
@@ -338,9 +293,9 @@ impl Game for CrowdedHouse {
         &self,
         _options: &Options,
         _seats: usize,
-        seed: u64,
+        _seed: u64,
     ) -> Result<CrowdedState, GameError> {
-        Ok(CrowdedState::new(seed))
+        Ok(CrowdedState::new())
     }
 
     fn prompts(&self, state: &CrowdedState) -> Vec<Prompt> {
@@ -348,7 +303,7 @@ impl Game for CrowdedHouse {
             return Vec::new();
         }
         let player = state.table.current().player;
-        let mut text = format!("{} to move", Self::name_of(player));
+        let mut text = format!("{} to move", CrowdedState::name(player));
         if state.in_check() {
             text.push_str(&format!(
                 ": in check ({} could take your king)",
@@ -411,13 +366,14 @@ impl Game for CrowdedHouse {
         seat: Seat,
         action: Move,
     ) -> Result<Vec<Event>, GameError> {
-        if state.table.current().player != seat || !state.moves_now().contains(&action) {
+        let allowed = state.moves_now();
+        if state.table.current().player != seat || !allowed.contains(&action) {
             return Err(GameError::Move(MoveParseError::Illegal {
                 text: state.position.san_plain(action),
                 reason: "it is not a legal move now".into(),
             }));
         }
-        Ok(state.apply_move(action))
+        Ok(state.apply_move(action, &allowed))
     }
 
     fn view(&self, state: &CrowdedState, viewer: Viewer) -> View {
@@ -425,7 +381,7 @@ impl Game for CrowdedHouse {
         let mut view = board_view(self.info().id, pos, viewer);
         let turn = state.table.current();
         view.bottom = match viewer {
-            Viewer::Seat(s) => Seat(PLAYERS[s.index() % 4].1),
+            Viewer::Seat(s) => Seat(state.table.armies_of(s).first().copied().unwrap_or(0)),
             Viewer::Spectator => Seat::WHITE,
         };
         view.players = PLAYERS.iter().map(|p| p.0.to_string()).collect();
@@ -436,12 +392,13 @@ impl Game for CrowdedHouse {
         }
         view.last_move = state.last_move.clone();
         view.move_number = state.table.rounds() + 1;
-        if state.in_check() {
+        let in_check = state.in_check();
+        if in_check {
             view.checks = pos.king(Seat(turn.army)).into_iter().collect();
         }
         view.status = match &state.outcome {
             Some(o) => o.describe(|s| CrowdedState::name(s).to_string()),
-            None if state.in_check() => {
+            None if in_check => {
                 format!("{} to move, in check", CrowdedState::name(turn.player))
             }
             None => format!("{} to move", CrowdedState::name(turn.player)),
@@ -457,7 +414,7 @@ impl Game for CrowdedHouse {
     }
 
     fn seat_name(&self, _state: &CrowdedState, seat: Seat) -> String {
-        Self::name_of(seat).to_string()
+        CrowdedState::name(seat).to_string()
     }
 
     fn concede(
@@ -468,15 +425,63 @@ impl Game for CrowdedHouse {
         reason: EndReason,
     ) -> Outcome {
         // The resigner's team loses; the partner never wins by it.
-        let team = state.table.team(PLAYERS[seat.index() % 4].1);
+        let army = state.table.armies_of(seat).first().copied().unwrap_or(0);
+        let team = state.table.team(army);
         Outcome::win(state.table.players_of_team(1 - team), reason)
     }
 }
 
-impl CrowdedHouse {
-    fn name_of(seat: Seat) -> &'static str {
-        CrowdedState::name(seat)
+/// Whether a move starts or ends on `half` (castling: the king's move).
+fn half_allows(pos: &Position, half: Half, m: Move) -> bool {
+    let to = if m.kind == MoveKind::Castle {
+        pos.displacements(m).first().map_or(m.to, |(_, to, _)| *to)
+    } else {
+        m.to
+    };
+    half.holds(pos, m.from) || half.holds(pos, to)
+}
+
+/// Whether `player`'s army could take `army`'s king in `pos`: with any piece if the king stands
+/// on his half, else with a piece standing on his half.
+fn can_take_king(pos: &Position, player: Turn, army: Seat) -> bool {
+    let Some(king) = pos.king(army) else {
+        return false;
+    };
+    let taker = Seat(player.army);
+    if !pos.attacked_by(king, taker) {
+        return false;
     }
+    let half = half_of(player.player);
+    half.holds(pos, king)
+        || pos.cells_of(taker).iter().any(|c| {
+            half.holds(pos, c)
+                && pos
+                    .piece_at(c)
+                    .is_some_and(|p| pos.reach(c, p.role, taker).contains(&king))
+        })
+}
+
+/// Whether the player to move at `table` is in check in `pos`: the next player could take his
+/// king now.
+fn in_check_at(pos: &Position, table: &Table) -> bool {
+    can_take_king(pos, table.following(), Seat(table.current().army))
+}
+
+/// The moves of the player to move at `table`: a piece of his colour starting or ending on his
+/// half, leaving his king out of the next player's reach.
+fn moves_at(pos: &Position, table: &Table) -> Vec<Move> {
+    let turn = table.current();
+    let half = half_of(turn.player);
+    let next = table.following();
+    pos.pseudo_legal_moves()
+        .into_iter()
+        .filter(|m| half_allows(pos, half, *m))
+        .filter(|m| {
+            let mut after = pos.clone();
+            after.play_unchecked(*m);
+            !can_take_king(&after, next, Seat(turn.army))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -493,7 +498,7 @@ mod tests {
 
     #[test]
     fn each_player_moves_pieces_starting_or_ending_on_his_half() {
-        let mut state = CrowdedState::new(1);
+        let mut state = CrowdedState::new();
         // King-side White: e-h pawns and the g-knight, and nothing of the queen side.
         let legal: Vec<String> = CrowdedHouse
             .legal(&state, Seat(0))
@@ -516,7 +521,7 @@ mod tests {
 
     #[test]
     fn check_is_only_what_the_next_player_can_take() {
-        let mut state = CrowdedState::new(1);
+        let mut state = CrowdedState::new();
         // f3 (king-side White), e5 (king-side Black), a3 (queen-side White), Qh4 (queen-side
         // Black: the queen starts on d8, on his half).
         play(&mut state, "f3");
@@ -533,7 +538,7 @@ mod tests {
 
     #[test]
     fn fools_mate_needs_the_next_player_to_be_able_to_take() {
-        let mut state = CrowdedState::new(1);
+        let mut state = CrowdedState::new();
         play(&mut state, "f3");
         play(&mut state, "e5");
         play(&mut state, "a3");
@@ -555,7 +560,7 @@ mod tests {
 
     #[test]
     fn a_resignation_hands_the_game_to_the_other_team() {
-        let state = CrowdedState::new(1);
+        let state = CrowdedState::new();
         let o = CrowdedHouse.concede(&state, Seat(2), 4, EndReason::Resignation);
         assert_eq!(o.winners, vec![Seat(1), Seat(3)]);
     }

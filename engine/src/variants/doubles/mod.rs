@@ -35,6 +35,8 @@ use crate::game::{
     PromptKind, VariantInfo,
 };
 use crate::table::{ArmyStatus, Table};
+
+use super::chess::counting_draws_by;
 use crate::view::{Figure, Placed, View, Viewer};
 
 /// Doubles Chess.
@@ -590,12 +592,15 @@ impl DoublesState {
 
     fn counting_draws(&self) -> Option<Outcome> {
         // Fifty moves by each of four players.
-        if self.position.halfmoves() >= 200 {
-            return Some(Outcome::draw(EndReason::FiftyMoveRule));
-        }
-        let now = self.position.repetition_key();
-        if self.repetitions.iter().filter(|k| **k == now).count() >= 3 {
-            return Some(Outcome::draw(EndReason::ThreefoldRepetition));
+        let pos = &self.position;
+        let counted = counting_draws_by(
+            pos.halfmoves(),
+            200,
+            pos.repetition_key(),
+            &self.repetitions,
+        );
+        if counted.is_some() {
+            return counted;
         }
         if self.position.pieces().all(|(_, p)| p.role == Role::King) {
             return Some(Outcome::draw(EndReason::InsufficientMaterial));
