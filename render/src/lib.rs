@@ -489,10 +489,18 @@ fn draw_caption(img: &mut RgbImage, layout: &Layout, view: &View) {
     let max_x = layout.width as f32 - 8.0;
     let mut x = 10.0;
     let baseline = 20.0;
-    // Who sits where: one entry per player, or per player and army where the game says.
-    let entries: Vec<(Seat, Seat, String)> = if view.table.is_empty() {
+    // Who sits where: one entry per player, or per player and army where the game says, as
+    // (player, army, name, what follows the name: side and standing).
+    let entries: Vec<(Seat, Seat, String, String)> = if view.table.is_empty() {
         (0..view.players.len())
-            .map(|i| (Seat(i as u8), Seat(i as u8), view.players[i].clone()))
+            .map(|i| {
+                (
+                    Seat(i as u8),
+                    Seat(i as u8),
+                    view.players[i].clone(),
+                    String::new(),
+                )
+            })
             .collect()
     } else {
         view.table
@@ -503,48 +511,28 @@ fn draw_caption(img: &mut RgbImage, layout: &Layout, view: &View) {
                     .get(line.player.index())
                     .cloned()
                     .unwrap_or_default();
-                let mut label = format!("{name} ({}", line.side);
-                if let Some(status) = &line.status {
-                    label.push_str(", ");
-                    label.push_str(status);
-                }
-                label.push(')');
-                (line.player, line.army, label)
+                let suffix = match &line.status {
+                    Some(status) => format!(" ({}, {status})", line.side),
+                    None => format!(" ({})", line.side),
+                };
+                (line.player, line.army, name, suffix)
             })
             .collect()
     };
-    // Four players with names and sides may not fit in one line: the names get smaller, then
-    // shortened, so that every player keeps a place in the caption.
+    // Four players with names and sides may not fit in one line: the text gets smaller, then
+    // the names (never the sides, which tell two players of one colour apart) are shortened,
+    // so that every player keeps a place in the caption.
     let fixed = 42.0;
     let room = max_x - x;
-    let fits = |size: u32| {
-        entries
-            .iter()
-            .map(|(s, _, n)| fixed + text::width(n, size, view.to_act.contains(s)))
-            .sum::<f32>()
-            <= room
+    let width = |entry: &(Seat, Seat, String, String), size: u32| {
+        let bold = view.to_act.contains(&entry.0);
+        text::width(&entry.2, size, bold) + text::width(&entry.3, size, bold)
     };
-    let size = [15, 14, 13, 12, 11]
-        .into_iter()
-        .find(|&s| fits(s))
-        .unwrap_or(11);
-    let all_fit = fits(size);
+    let fits = |size: u32| entries.iter().map(|e| fixed + width(e, size)).sum::<f32>() <= room;
+    let chosen = [15, 14, 13, 12, 11].into_iter().find(|&s| fits(s));
+    let size = chosen.unwrap_or(11);
     let share = room / entries.len().max(1) as f32 - fixed;
-    let entries: Vec<(Seat, Seat, String)> = entries
-        .into_iter()
-        .map(|(seat, army, name)| {
-            let bold = view.to_act.contains(&seat);
-            if all_fit || text::width(&name, size, bold) <= share {
-                return (seat, army, name);
-            }
-            let mut short: String = name.clone();
-            while !short.is_empty() && text::width(&format!("{short}…"), size, bold) > share {
-                short.pop();
-            }
-            (seat, army, format!("{short}…"))
-        })
-        .collect();
-    for (seat, army, name) in &entries {
+    for (seat, army, name, suffix) in &entries {
         let (seat, army) = (*seat, *army);
         let acting = view.to_act.contains(&seat);
         if acting {
@@ -559,13 +547,13 @@ fn draw_caption(img: &mut RgbImage, layout: &Layout, view: &View) {
         x += 16.0;
         sprite::sprite(Kind::Man, army.index(), 16).draw_centred(img, x, baseline - 5.0);
         x += 12.0;
-        x = text::draw(
-            img,
-            name,
-            (x, baseline),
-            Ink::new(size, acting, palette::CAPTION),
-            max_x,
-        ) + 14.0;
+        let ink = Ink::new(size, acting, palette::CAPTION);
+        let name_end = match chosen {
+            Some(_) => max_x,
+            None => (x + share - text::width(suffix, size, acting)).min(max_x),
+        };
+        x = text::draw(img, name, (x, baseline), ink, name_end);
+        x = text::draw(img, suffix, (x, baseline), ink, max_x) + 14.0;
     }
     let status = format!("{}  ·  move {}", view.status, view.move_number);
     text::draw(
