@@ -22,29 +22,8 @@ fn chess_view() -> View {
     chess.view(&state, Viewer::Seat(Seat::BLACK)).unwrap()
 }
 
-fn four_army_view() -> View {
-    let (board, figures) = doubles::board_and_armies();
-    let cell = |label: &str| board.cell(label).unwrap();
-    View {
-        variant: "bench",
-        last_move: vec![cell("e2"), cell("e4")],
-        board,
-        viewer: Viewer::Seat(Seat(2)),
-        bottom: Seat(2),
-        figures,
-        checks: vec![],
-        to_act: vec![Seat(2)],
-        players: vec!["ann".into(), "ben".into(), "cat".into(), "dan".into()],
-        move_number: 12,
-        status: "Seat 3 to move".into(),
-        panel: None,
-        square_names: vec![],
-        table: Vec::new(),
-    }
-}
-
 fn bench(c: &mut Criterion) {
-    for (name, view) in [("8x8", chess_view()), ("12x12", four_army_view())] {
+    for (name, view) in [("8x8", chess_view()), ("12x12", doubles::doubles_view())] {
         // The first render prepares the background and sprites; measure the steady state.
         let png = render::render_png(&view).unwrap();
         eprintln!("{name}: {} bytes", png.len());

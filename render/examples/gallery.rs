@@ -110,12 +110,8 @@ fn main() {
     );
 
     // Adams' Doubles Chess armies on the cut-throat 12x12 board (the four squares of each
-    // corner off limits), from seat 2 (facing right).
-    let (big, figures) = doubles::board_and_armies();
-    save(
-        "four-armies.png",
-        &view(big, Seat(1), figures, &["ann", "ben", "cat", "dan"]),
-    );
+    // corner off limits), as the game draws them for White 2 (facing right).
+    save("four-armies.png", &doubles::doubles_view());
 
     // A cylinder and a torus.
     for (name, wrap) in [("cylinder.png", Wrap::Files), ("torus.png", Wrap::Both)] {

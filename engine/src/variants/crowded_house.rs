@@ -82,6 +82,12 @@ fn half_of(player: Seat) -> Half {
     PLAYERS[player.index() % 4].2
 }
 
+impl Default for CrowdedState {
+    fn default() -> CrowdedState {
+        CrowdedState::new()
+    }
+}
+
 impl CrowdedState {
     /// A game from the usual array.
     pub fn new() -> CrowdedState {
