@@ -477,7 +477,10 @@ impl ZombieState {
                 continue;
             }
             let (line, rose) = self.reveal(us, v);
-            said.push(line);
+            // "No zombies anywhere" is said once a turn, however many squares were left.
+            if !said.contains(&line) {
+                said.push(line);
+            }
             risen.extend(rose);
         }
         (said, risen)
