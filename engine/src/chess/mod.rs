@@ -1178,6 +1178,54 @@ impl Position {
         out
     }
 
+    /// The pieces of `by` that could capture on `cell` (by the moves [`Position::reach`]
+    /// gives, check ignored), whatever stands there now: what attacks a square.
+    ///
+    /// ```
+    /// use engine::chess::{Position, Seat};
+    /// let pos = Position::startpos();
+    /// let f3 = pos.board().cell("f3").unwrap();
+    /// let mut who: Vec<&str> = pos
+    ///     .attackers(f3, Seat::WHITE)
+    ///     .iter()
+    ///     .map(|(c, _)| pos.board().label(*c))
+    ///     .collect();
+    /// who.sort();
+    /// assert_eq!(who, ["e2", "g1", "g2"]);
+    /// ```
+    pub fn attackers(&self, cell: Cell, by: Seat) -> Vec<(Cell, Piece)> {
+        let occupant = self.piece_at(cell);
+        // Reach lists captures of enemies only: stand one in the square if need be.
+        let probe;
+        let pos = if occupant.is_some_and(|p| self.is_enemy(p.pack(), by.index())) {
+            self
+        } else {
+            let enemy = (0..self.rules.seats())
+                .find(|&s| self.rules.teams[s] != self.rules.teams[by.index()])
+                .unwrap_or((by.index() + 1) % self.rules.seats());
+            let mut p = self.clone();
+            p.set_piece(
+                cell,
+                Some(Piece {
+                    seat: Seat(enemy as u8),
+                    role: Role::Pawn,
+                }),
+            );
+            probe = p;
+            &probe
+        };
+        self.cells_of(by)
+            .iter()
+            .filter(|&c| c != cell)
+            .filter_map(|c| {
+                let piece = self.piece_at(c)?;
+                pos.reach(c, piece.role, by)
+                    .contains(&cell)
+                    .then_some((c, piece))
+            })
+            .collect()
+    }
+
     /// Ends the turn without a move (a refused capture attempt in Masquerade): the en passant
     /// chance lapses and the counters run on.
     pub fn pass(&mut self) {

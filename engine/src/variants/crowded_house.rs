@@ -459,12 +459,10 @@ fn can_take_king(pos: &Position, player: Turn, army: Seat) -> bool {
     }
     let half = half_of(player.player);
     half.holds(pos, king)
-        || pos.cells_of(taker).iter().any(|c| {
-            half.holds(pos, c)
-                && pos
-                    .piece_at(c)
-                    .is_some_and(|p| pos.reach(c, p.role, taker).contains(&king))
-        })
+        || pos
+            .attackers(king, taker)
+            .iter()
+            .any(|(c, _)| half.holds(pos, *c))
 }
 
 /// Whether the player to move at `table` is in check in `pos`: the next player could take his

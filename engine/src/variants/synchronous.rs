@@ -278,28 +278,6 @@ impl SyncState {
         (captured, mutual)
     }
 
-    /// The cells of `by`'s pieces attacking `square` (as if an enemy stood there).
-    fn attackers(pos: &Position, square: Cell, by: Seat) -> Vec<(Cell, Piece)> {
-        let mut probe = pos.clone();
-        probe.set_piece(
-            square,
-            Some(Piece {
-                seat: other(by),
-                role: Role::Pawn,
-            }),
-        );
-        pos.cells_of(by)
-            .iter()
-            .filter_map(|c| {
-                let p = pos.piece_at(c)?;
-                probe
-                    .reach(c, p.role, by)
-                    .contains(&square)
-                    .then_some((c, p))
-            })
-            .collect()
-    }
-
     fn king_fell(&mut self, captured: &[(Cell, Piece)]) -> bool {
         let kings: Vec<Seat> = captured
             .iter()
@@ -379,8 +357,8 @@ impl SyncState {
                 if self.position.piece_at(to) != Some(piece) {
                     continue;
                 }
-                let then = SyncState::attackers(&before, to, enemy);
-                let now = SyncState::attackers(&self.position, to, enemy);
+                let then = before.attackers(to, enemy);
+                let now = self.position.attackers(to, enemy);
                 let allowed: Vec<Cell> = now
                     .iter()
                     .filter(|(cell, p)| {

@@ -112,13 +112,10 @@ fn check_lines(board: &Position, seat: Seat) -> Vec<Cell> {
         return Vec::new();
     };
     let mut lines = vec![king];
-    for (cell, piece) in board.pieces().filter(|(_, p)| p.seat != seat) {
-        let reach = board.reach(cell, piece.role, piece.seat);
-        if !reach.contains(&king) {
-            continue;
-        }
+    for (cell, piece) in board.attackers(king, other(seat)) {
         lines.push(cell);
         if matches!(piece.role, Role::Bishop | Role::Rook | Role::Queen) {
+            let reach = board.reach(cell, piece.role, piece.seat);
             let from_king = board.reach(king, piece.role, seat);
             lines.extend(reach.into_iter().filter(|c| from_king.contains(c)));
         }
