@@ -199,6 +199,11 @@ fn local(db: &std::path::Path, out: PathBuf, closed_dms: Vec<String>) -> Result<
 /// Runs a parsed command line. Errors are messages for the user.
 pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), String> {
     let db = cli.db.clone();
+    // An empty DISCORD_TOKEN (`DISCORD_TOKEN= cargo run`) means no token: the console runs.
+    let cli = Cli {
+        token: cli.token.filter(|t| !t.trim().is_empty()),
+        ..cli
+    };
     match cli.command {
         Some(Command::Local { out, closed_dms }) => local(&db, out, closed_dms),
         Some(Command::Discord) => {
@@ -426,6 +431,13 @@ mod tests {
         let (mut out, mut err) = (Vec::new(), Vec::new());
         run(cli, &mut out, &mut err)?;
         Ok(String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn an_empty_token_is_no_token() {
+        let cli = Cli::try_parse_from(["rookery", "--token", " ", "discord"]).unwrap();
+        let err = run(cli, &mut Vec::new(), &mut Vec::new()).unwrap_err();
+        assert!(err.contains("set DISCORD_TOKEN"), "{err}");
     }
 
     #[test]
