@@ -1,11 +1,24 @@
-//! Checkers machinery over any board: men and kings, stacks (each cell holds a stack whose top
-//! checker owns and moves it), numbered men, jump search with compulsory captures and complete
-//! multi-jumps, crowning, notation and perft.
+//! Checkers machinery over any board and any number of seats: men and kings, stacks (each cell
+//! holds a stack whose top checker owns and moves it), numbered men, jump search with
+//! compulsory captures and complete multi-jumps, crowning on each seat's own far edge, partners
+//! who may not jump each other, turns passed over players with nothing to move, notation and
+//! perft.
 //!
 //! ```
 //! use engine::checkers::{perft, CheckersPosition};
 //! let start = CheckersPosition::american();
 //! assert_eq!(perft(&start, 4), 1469);
+//! ```
+//!
+//! Four players on Adams' 12x12 board:
+//!
+//! ```
+//! use engine::board::Wrap;
+//! use engine::checkers::{CheckersPosition, CheckersRules, Colours, Kind, Mode, Seating};
+//! let rules = CheckersRules::doubles(Kind::Stax, Mode::Partners(Seating::Adjacent), Colours::Same, Wrap::None, false);
+//! let start = CheckersPosition::start(rules, 0);
+//! assert_eq!(start.board().len(), 144);
+//! assert_eq!(start.checkers_of(engine::Seat(3)), 12);
 //! ```
 
 use std::fmt;
@@ -13,9 +26,16 @@ use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 use crate::board::{Board, BoardSpec, Cell, CellSet, Dir, Heading, SquareBoard, Wrap};
 use crate::chess::Seat;
+
+mod layout;
+pub use layout::{Colours, Mode, Seating};
+
+/// The most seats a checkers game seats (Adams' triangle boards take six).
+pub const MAX_SEATS: usize = 6;
 
 /// One checker: its owner, whether it is crowned, and its number (Numbers variation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -44,8 +64,10 @@ impl Checker {
     }
 }
 
-/// The checkers on one cell, bottom first; the top one owns and moves the stack.
-pub type Stack = ArrayVec<Checker, 24>;
+/// The checkers on one cell, bottom first; the top one owns and moves the stack. Most stacks
+/// are one or two high and live inline; a tall Stax tower (it can hold every checker in play)
+/// moves to the heap.
+pub type Stack = SmallVec<[Checker; 4]>;
 
 /// The three games of Adams' checkers family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -58,15 +80,35 @@ pub enum Kind {
     Queens,
 }
 
+/// One seat at a game of more than two: its team, the edges that touch for its checkers, and
+/// the colour of squares its men start on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SeatPlan {
+    /// Seats of one team are partners: they never move or jump each other's checkers.
+    pub team: u8,
+    /// The edges that touch for this seat's moves (Adams' cylinder differs per pair of seats).
+    pub wrap: Wrap,
+    /// Whether its men start on the light squares (Queens) rather than the dark.
+    pub light: bool,
+}
+
 /// The rules a checkers position is played under.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CheckersRules {
     pub kind: Kind,
+    /// The board as drawn and named; its frames (one per seat) say where each seat sits.
     pub board: BoardSpec,
     /// Men numbered 1-12: no man jumps a higher number, only a king jumps a king.
     pub numbers: bool,
     /// The seat that moves first.
     pub first: Seat,
+    /// The seats of a game of more than two, by seat; empty for the classic White and Black.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seats: Vec<SeatPlan>,
+    /// Cut-throat Stax and Queens: a player with nothing left to move when his turn comes has
+    /// every checker of his removed from the stacks, and is out.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub vanishing: bool,
 }
 
 impl CheckersRules {
@@ -81,6 +123,8 @@ impl CheckersRules {
                 .spec(),
             numbers,
             first: Seat::BLACK,
+            seats: Vec::new(),
+            vanishing: false,
         }
     }
 
@@ -90,7 +134,37 @@ impl CheckersRules {
         CheckersRules::new(Kind::Checkers, Wrap::None, false)
     }
 
-    fn wrap(&self) -> Wrap {
+    /// How many seats play.
+    pub fn seat_count(&self) -> usize {
+        if self.seats.is_empty() {
+            2
+        } else {
+            self.seats.len()
+        }
+    }
+
+    /// Every seat's plan (the classic two included: White on the light squares in Queens).
+    pub fn plans(&self) -> Vec<SeatPlan> {
+        if !self.seats.is_empty() {
+            return self.seats.clone();
+        }
+        let wrap = self.board_wrap();
+        [Seat::WHITE, Seat::BLACK]
+            .map(|s| SeatPlan {
+                team: s.0,
+                wrap,
+                light: self.kind == Kind::Queens && s == Seat::WHITE,
+            })
+            .to_vec()
+    }
+
+    /// The seat that moves after `seat` in the plain order of play (seat order round the
+    /// table; with two seats, the other one).
+    pub fn next_in_order(&self, seat: Seat) -> Seat {
+        Seat(((seat.index() + 1) % self.seat_count()) as u8)
+    }
+
+    fn board_wrap(&self) -> Wrap {
         match &self.board {
             BoardSpec::Square { wrap, .. } => *wrap,
         }
@@ -102,10 +176,14 @@ impl CheckersRules {
 pub struct CheckersMove {
     pub from: Cell,
     /// Where the moving stack lands, in order (one cell for a step).
-    pub path: Vec<Cell>,
+    pub path: Cells,
     /// The cells jumped, in order (empty for a step).
-    pub jumped: Vec<Cell>,
+    pub jumped: Cells,
 }
+
+/// A short list of cells, kept inline (move generation allocates nothing for steps and
+/// short jumps).
+pub type Cells = SmallVec<[Cell; 4]>;
 
 impl CheckersMove {
     pub fn is_jump(&self) -> bool {
@@ -120,24 +198,39 @@ impl CheckersMove {
 #[derive(Clone)]
 pub struct CheckersPosition {
     rules: CheckersRules,
+    /// The board as drawn and named.
     board: Arc<Board>,
-    /// Each seat's move and jump directions, worked out once.
-    steps: [Steps; 2],
+    /// What each seat's checkers do, worked out once from the rules.
+    seats: Arc<[SeatData]>,
     /// The cells each seat owns (its checker on top), kept up to date for fast scans.
-    owned: [CellSet; 2],
+    owned: [CellSet; MAX_SEATS],
+    /// The cells with a stack on them.
+    occupied: CellSet,
     cells: Vec<Stack>,
     turn: Seat,
+    /// Seats out of the game (vanished in cut-throat, or resigned), one bit each.
+    out: u8,
+    /// Who moved last (the winner's side when nobody else can move).
+    last_mover: Option<Seat>,
     /// Moves (plies) since the last capture or move of an uncrowned checker.
     quiet: u32,
 }
 
-/// Positions are stored as their rules, stacks, side to move and quiet count.
+/// Positions are stored as their rules, stacks, side to move, seats out and quiet count.
 #[derive(Serialize, Deserialize)]
 struct StoredPosition {
     rules: CheckersRules,
     cells: Vec<Stack>,
     turn: Seat,
     quiet: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    out: u8,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    last_mover: Option<Seat>,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 impl Serialize for CheckersPosition {
@@ -147,6 +240,8 @@ impl Serialize for CheckersPosition {
             cells: self.cells.clone(),
             turn: self.turn,
             quiet: self.quiet,
+            out: self.out,
+            last_mover: self.last_mover,
         }
         .serialize(s)
     }
@@ -155,21 +250,29 @@ impl Serialize for CheckersPosition {
 impl<'de> Deserialize<'de> for CheckersPosition {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CheckersPosition, D::Error> {
         let stored = StoredPosition::deserialize(d)?;
-        let board = stored.rules.board.build();
-        if stored.cells.len() != board.len() {
+        if stored.rules.seat_count() > MAX_SEATS || stored.turn.index() >= stored.rules.seat_count()
+        {
+            return Err(serde::de::Error::custom("the stored seats do not fit"));
+        }
+        let mut pos = CheckersPosition::empty(stored.rules);
+        if stored.cells.len() != pos.board.len() {
             return Err(serde::de::Error::custom(
                 "the stored stacks do not fit the board",
             ));
         }
-        let mut pos = CheckersPosition {
-            steps: [Seat::WHITE, Seat::BLACK].map(|s| steps(&board, s, stored.rules.kind)),
-            owned: [CellSet::EMPTY; 2],
-            rules: stored.rules,
-            board,
-            cells: stored.cells,
-            turn: stored.turn,
-            quiet: stored.quiet,
-        };
+        if stored
+            .cells
+            .iter()
+            .flatten()
+            .any(|c| c.seat.index() >= pos.seat_count())
+        {
+            return Err(serde::de::Error::custom("a stored checker has no seat"));
+        }
+        pos.cells = stored.cells;
+        pos.turn = stored.turn;
+        pos.quiet = stored.quiet;
+        pos.out = stored.out;
+        pos.last_mover = stored.last_mover;
         for i in 0..pos.cells.len() {
             pos.refresh(Cell(i as u16));
         }
@@ -179,8 +282,33 @@ impl<'de> Deserialize<'de> for CheckersPosition {
 
 impl fmt::Debug for CheckersPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "CheckersPosition({})", self.fen())
+        if self.seat_count() == 2 && self.board.len() == 64 {
+            return write!(f, "CheckersPosition({})", self.fen());
+        }
+        write!(f, "CheckersPosition(seat {} to move;", self.turn.0)?;
+        for cell in self.board.cells() {
+            let stack = self.stack(cell);
+            if !stack.is_empty() {
+                let checkers: String = stack
+                    .iter()
+                    .map(|c| format!("{}{}", c.seat.0, if c.king { "K" } else { "" }))
+                    .collect::<Vec<_>>()
+                    .join("/");
+                write!(f, " {}={checkers}", self.board.label(cell))?;
+            }
+        }
+        write!(f, ")")
     }
+}
+
+/// One stack's search for jump chains: where it started, what moves, and the cells it may
+/// jump (its enemies' stacks).
+struct Jumper<'a> {
+    origin: Cell,
+    mover: Checker,
+    targets: CellSet,
+    seat: &'a SeatData,
+    dirs: &'a [Dir],
 }
 
 /// How one seat's checkers move and jump, as board directions.
@@ -190,6 +318,24 @@ struct Steps {
     king_moves: ArrayVec<Dir, 8>,
     man_jumps: ArrayVec<Dir, 8>,
     king_jumps: ArrayVec<Dir, 8>,
+}
+
+/// Everything one seat's checkers need, worked out once.
+#[derive(Debug)]
+struct SeatData {
+    steps: Steps,
+    /// The board its checkers move on (its own edges touch on Adams' four-player cylinder).
+    board: Arc<Board>,
+    /// Where its men are crowned: the far edge as it faces the board.
+    king_row: CellSet,
+    /// Whether it plays on a universal board, whose ends only kings cross.
+    universal: bool,
+    /// Whether the ends of a universal board, which only kings cross, are the left and right
+    /// edges for this seat (it sits at a side) rather than the top and bottom.
+    ends_across_files: bool,
+    /// The seats whose checkers it may jump, one bit each.
+    enemies: u8,
+    team: u8,
 }
 
 fn steps(board: &Board, seat: Seat, kind: Kind) -> Steps {
@@ -221,6 +367,53 @@ fn steps(board: &Board, seat: Seat, kind: Kind) -> Steps {
     }
 }
 
+fn seat_data(rules: &CheckersRules, board: &Arc<Board>) -> Arc<[SeatData]> {
+    let plans = rules.plans();
+    plans
+        .iter()
+        .enumerate()
+        .map(|(i, plan)| {
+            let seat = Seat(i as u8);
+            let moves_on = match &rules.board {
+                BoardSpec::Square {
+                    files,
+                    ranks,
+                    wrap,
+                    holes,
+                    facing,
+                } if *wrap != plan.wrap => BoardSpec::Square {
+                    files: *files,
+                    ranks: *ranks,
+                    wrap: plan.wrap,
+                    holes: holes.clone(),
+                    facing: facing.clone(),
+                }
+                .build(),
+                _ => board.clone(),
+            };
+            let depth = board.frame_depth(i).unwrap_or(8);
+            let king_row = board
+                .cells()
+                .filter(|&c| board.frame_rank(i, c) == Some(depth - 1))
+                .collect();
+            let enemies = plans
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.team != plan.team)
+                .fold(0u8, |mask, (e, _)| mask | 1 << e);
+            SeatData {
+                steps: steps(&moves_on, seat, rules.kind),
+                universal: moves_on.wrap() == Wrap::Both,
+                board: moves_on,
+                king_row,
+                ends_across_files: board.frame(i).quarter_turns() % 2 == 1,
+                enemies,
+                team: plan.team,
+            }
+        })
+        .collect()
+}
+
 impl CheckersPosition {
     /// The American checkers start: Black's twelve men on 1-12, White's on 21-32, Black to move.
     pub fn american() -> CheckersPosition {
@@ -231,20 +424,19 @@ impl CheckersPosition {
         .expect("the start is valid")
     }
 
-    /// The start of a game of the family: twelve men each on the first three rows, all on the
-    /// dark squares (Queens: Black's on the dark squares, White's on the light ones). Numbered
-    /// men are shuffled into their places by the game's seed.
+    /// The start of a game: each seat's twelve men on the three rows nearest it (the middle
+    /// eight files of its edge), on its colour of squares, with Adams' provisions where two
+    /// seats meet at a corner (see [`layout`](self::layout)). Numbered men are shuffled into
+    /// their places by the game's seed.
     pub fn start(rules: CheckersRules, seed: u64) -> CheckersPosition {
         use rand::seq::SliceRandom;
         use rand::SeedableRng;
         let mut pos = CheckersPosition::empty(rules);
-        for (seat, rows) in [(Seat::WHITE, 0..3), (Seat::BLACK, 5..8)] {
-            let dark = pos.rules.kind != Kind::Queens || seat == Seat::BLACK;
-            let cells: Vec<Cell> = rows
-                .flat_map(|r| (0..8).map(move |f| (f, r)))
-                .filter(|(f, r)| ((f + r) % 2 == 0) == dark)
-                .filter_map(|(f, r)| pos.board.at(f, r))
-                .collect();
+        for (seat, cells) in layout::start_cells(&pos.rules, &pos.board)
+            .into_iter()
+            .enumerate()
+        {
+            let seat = Seat(seat as u8);
             let mut numbers: Vec<Option<u8>> = if pos.rules.numbers {
                 (1..=cells.len() as u8).map(Some).collect()
             } else {
@@ -280,12 +472,19 @@ impl CheckersPosition {
                 continue;
             }
             eat(i as u8);
+            if i > 255 {
+                eat((i >> 8) as u8);
+            }
             for c in stack {
-                eat(c.seat.0 | (c.king as u8) << 1 | c.number.unwrap_or(0) << 2);
+                eat(c.seat.0 | (c.king as u8) << 3 | c.number.unwrap_or(0) << 4);
             }
             eat(0xff);
         }
         eat(self.turn.0);
+        if self.out != 0 {
+            eat(0xfe);
+            eat(self.out);
+        }
         h
     }
 
@@ -293,12 +492,15 @@ impl CheckersPosition {
     pub fn empty(rules: CheckersRules) -> CheckersPosition {
         let board = rules.board.build();
         CheckersPosition {
-            steps: [Seat::WHITE, Seat::BLACK].map(|s| steps(&board, s, rules.kind)),
-            owned: [CellSet::EMPTY; 2],
+            seats: seat_data(&rules, &board),
+            owned: [CellSet::EMPTY; MAX_SEATS],
+            occupied: CellSet::EMPTY,
             cells: vec![Stack::new(); board.len()],
             turn: rules.first,
             board,
             rules,
+            out: 0,
+            last_mover: None,
             quiet: 0,
         }
     }
@@ -315,6 +517,26 @@ impl CheckersPosition {
     pub fn turn(&self) -> Seat {
         self.turn
     }
+    /// How many seats play.
+    pub fn seat_count(&self) -> usize {
+        self.seats.len()
+    }
+    /// Who moved last, if anyone has.
+    pub fn last_mover(&self) -> Option<Seat> {
+        self.last_mover
+    }
+    /// A seat's team (partners share one).
+    pub fn team(&self, seat: Seat) -> u8 {
+        self.seats[seat.index()].team
+    }
+    /// Whether `a` may jump `b`'s checkers (they are on different teams).
+    pub fn are_enemies(&self, a: Seat, b: Seat) -> bool {
+        self.seats[a.index()].enemies >> b.0 & 1 == 1
+    }
+    /// Whether a seat is out of the game (vanished in cut-throat, or resigned).
+    pub fn is_out(&self, seat: Seat) -> bool {
+        self.out >> seat.0 & 1 == 1
+    }
     /// Plies since the last capture or move of an uncrowned checker.
     pub fn quiet_moves(&self) -> u32 {
         self.quiet
@@ -327,6 +549,14 @@ impl CheckersPosition {
     pub fn top(&self, cell: Cell) -> Option<Checker> {
         self.cells[cell.index()].last().copied()
     }
+    /// The stacks a seat owns (its checker on top).
+    pub fn owned(&self, seat: Seat) -> CellSet {
+        self.owned[seat.index()]
+    }
+    /// How many of a seat's checkers are on the board, on top or held as prisoners.
+    pub fn checkers_of(&self, seat: Seat) -> usize {
+        self.cells.iter().flatten().filter(|c| c.seat == seat).count()
+    }
     /// Puts a stack on a cell (setting up positions).
     pub fn set_stack(&mut self, cell: Cell, stack: Stack) {
         self.cells[cell.index()] = stack;
@@ -336,10 +566,14 @@ impl CheckersPosition {
     /// Records who owns `cell` now.
     #[inline]
     fn refresh(&mut self, cell: Cell) {
-        self.owned[0].remove(cell);
-        self.owned[1].remove(cell);
+        for owned in &mut self.owned[..self.seats.len()] {
+            owned.remove(cell);
+        }
         if let Some(top) = self.cells[cell.index()].last() {
             self.owned[top.seat.index()].insert(cell);
+            self.occupied.insert(cell);
+        } else {
+            self.occupied.remove(cell);
         }
     }
     /// Hands the move to a seat (setting up positions).
@@ -347,131 +581,170 @@ impl CheckersPosition {
         self.turn = seat;
     }
 
-    /// Whether a checker of `seat` standing on `cell` would be crowned there: the far row of
+    /// Whether a checker of `seat` standing on `cell` would be crowned there: the far edge of
     /// the board as that seat faces it (on a universal board too, where the ends touch).
     pub fn is_king_row(&self, cell: Cell, seat: Seat) -> bool {
-        let (_, rank) = self.board.coord(cell);
-        let (_, ranks) = self.board.grid_size().unwrap_or((8, 8));
-        if self.board.frame(seat.index()).dir(Heading::Forward) == Dir(0) {
-            rank as u8 == ranks - 1
-        } else {
-            rank == 0
-        }
+        self.seats[seat.index()].king_row.contains(cell)
     }
 
-    /// All legal moves: jumps if any jump exists (jumping is compulsory), else steps.
+    /// All legal moves of the side to move: jumps if any jump exists (jumping is compulsory),
+    /// else steps.
     pub fn legal_moves(&self) -> Vec<CheckersMove> {
+        self.moves_of(self.turn)
+    }
+
+    /// All legal moves `seat` would have if it were its turn.
+    pub fn moves_of(&self, us: Seat) -> Vec<CheckersMove> {
+        if self.is_out(us) {
+            return Vec::new();
+        }
+        let targets = self.targets_of(us);
         let mut jumps = Vec::new();
-        let us = self.turn;
         for from in self.owned[us.index()].iter() {
-            self.jumps_from(from, &mut jumps);
+            if let Some(jumper) = self.jumper(from, targets) {
+                let (mut path, mut jumped) = (Cells::new(), Cells::new());
+                self.extend_jumps(&jumper, from, &mut path, &mut jumped, &mut jumps);
+            }
         }
         if !jumps.is_empty() {
             return jumps;
         }
-        let st = &self.steps[us.index()];
         let mut out = Vec::new();
         for from in self.owned[us.index()].iter() {
-            let Some(top) = self.top(from) else {
-                continue;
-            };
-            let dirs: &[Dir] = if top.king {
-                &st.king_moves
-            } else {
-                &st.man_moves
-            };
-            for &d in dirs {
-                if let Some(to) = self
-                    .board
-                    .step(from, d)
-                    .filter(|to| self.may_cross(top, from, *to))
-                {
-                    if self.cells[to.index()].is_empty() {
-                        out.push(CheckersMove {
-                            from,
-                            path: vec![to],
-                            jumped: Vec::new(),
-                        });
-                    }
-                }
-            }
+            self.for_each_step(from, |to| {
+                out.push(CheckersMove {
+                    from,
+                    path: smallvec::smallvec![to],
+                    jumped: Cells::new(),
+                });
+                true
+            });
         }
         out
+    }
+
+    /// Whether `seat` has any move at all (found without building them).
+    pub fn can_move(&self, us: Seat) -> bool {
+        if self.is_out(us) {
+            return false;
+        }
+        let targets = self.targets_of(us);
+        self.owned[us.index()].iter().any(|from| {
+            !self.for_each_step(from, |_| false)
+                || self
+                    .jumper(from, targets)
+                    .is_some_and(|j| !self.jump_steps(&j, from, &[]).is_empty())
+        })
     }
 
     /// The number of legal moves, found without building them (what perft counts last).
     pub fn count_legal(&self) -> usize {
         let us = self.turn;
+        if self.is_out(us) {
+            return 0;
+        }
+        let targets = self.targets_of(us);
         let mut jumps = 0;
         for from in self.owned[us.index()].iter() {
-            if let Some(mover) = self.top(from) {
-                let mut jumped: ArrayVec<Cell, 24> = ArrayVec::new();
-                jumps += self.count_jumps(from, from, mover, &mut jumped);
+            if let Some(jumper) = self.jumper(from, targets) {
+                let mut jumped: ArrayVec<Cell, 96> = ArrayVec::new();
+                jumps += self.count_jumps(&jumper, from, &mut jumped);
             }
         }
         if jumps > 0 {
             return jumps;
         }
-        let st = &self.steps[us.index()];
         let mut count = 0;
         for from in self.owned[us.index()].iter() {
-            let Some(top) = self.top(from) else {
-                continue;
-            };
-            let dirs: &[Dir] = if top.king {
-                &st.king_moves
-            } else {
-                &st.man_moves
-            };
-            for &d in dirs {
-                if self.board.step(from, d).is_some_and(|to| {
-                    self.may_cross(top, from, to) && self.cells[to.index()].is_empty()
-                }) {
-                    count += 1;
-                }
-            }
+            self.for_each_step(from, |_| {
+                count += 1;
+                true
+            });
         }
         count
     }
 
-    /// The single jumps open to `mover` standing on `at` during a chain that began on `origin`:
-    /// (cell jumped, cell landed on). The victim's top must be an enemy it may jump (Numbers),
-    /// not already jumped in this chain; the landing cell must be empty (the chain's own
-    /// starting cell counts as empty); men do not cross the ends of a universal board.
-    fn jump_steps(
-        &self,
-        origin: Cell,
-        at: Cell,
-        mover: Checker,
-        jumped: &[Cell],
-    ) -> ArrayVec<(Cell, Cell), 8> {
-        let st = &self.steps[mover.seat.index()];
-        let dirs: &[Dir] = if mover.king {
-            &st.king_jumps
-        } else {
-            &st.man_jumps
+    /// Calls `f` with each empty cell the stack on `from` can step to, while `f` says go on;
+    /// returns false if `f` stopped it.
+    #[inline]
+    fn for_each_step(&self, from: Cell, mut f: impl FnMut(Cell) -> bool) -> bool {
+        let Some(top) = self.top(from) else {
+            return true;
         };
-        let mut out = ArrayVec::new();
+        let seat = &self.seats[top.seat.index()];
+        let dirs: &[Dir] = if top.king {
+            &seat.steps.king_moves
+        } else {
+            &seat.steps.man_moves
+        };
         for &d in dirs {
-            let Some(over) = self
-                .board
-                .step(at, d)
-                .filter(|o| self.may_cross(mover, at, *o))
-            else {
+            if let Some(to) = seat.board.step(from, d) {
+                if !self.occupied.contains(to) && self.may_cross(top, from, to) && !f(to) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The cells `seat` may jump: those its enemies own.
+    #[inline]
+    fn targets_of(&self, seat: Seat) -> CellSet {
+        let enemies = self.seats[seat.index()].enemies;
+        let mut targets = CellSet::EMPTY;
+        for (e, owned) in self.owned[..self.seats.len()].iter().enumerate() {
+            if enemies >> e & 1 == 1 {
+                targets = targets | *owned;
+            }
+        }
+        targets
+    }
+
+    /// The jump search of the stack on `from`.
+    #[inline]
+    fn jumper(&self, from: Cell, targets: CellSet) -> Option<Jumper<'_>> {
+        let mover = self.top(from)?;
+        let seat = &self.seats[mover.seat.index()];
+        Some(Jumper {
+            origin: from,
+            mover,
+            targets,
+            seat,
+            dirs: if mover.king {
+                &seat.steps.king_jumps
+            } else {
+                &seat.steps.man_jumps
+            },
+        })
+    }
+
+    /// The single jumps open to the jumper standing on `at` during its chain: (cell jumped,
+    /// cell landed on). The victim must be an enemy's stack it may jump (Numbers), not already
+    /// jumped in this chain; the landing cell must be empty (the chain's own starting cell
+    /// counts as empty); men do not cross the ends of a universal board.
+    #[inline(always)]
+    fn jump_steps(&self, j: &Jumper, at: Cell, jumped: &[Cell]) -> ArrayVec<(Cell, Cell), 8> {
+        let mover = j.mover;
+        let board = &*j.seat.board;
+        let mut out = ArrayVec::new();
+        for &d in j.dirs {
+            let Some(over) = board.step(at, d) else {
                 continue;
             };
-            let Some(land) = self
-                .board
-                .step(over, d)
-                .filter(|l| self.may_cross(mover, over, *l))
-            else {
+            if !j.targets.contains(over) {
+                continue;
+            }
+            let Some(land) = board.step(over, d) else {
                 continue;
             };
-            let jumpable = self
-                .top(over)
-                .is_some_and(|victim| victim.seat != mover.seat && can_jump(mover, victim));
-            let free = self.cells[land.index()].is_empty() || land == origin;
-            if jumpable && free && !jumped.contains(&over) {
+            let free = land == j.origin || !self.occupied.contains(land);
+            if free
+                && (!j.seat.universal
+                    || (self.may_cross(mover, at, over) && self.may_cross(mover, over, land)))
+                && !jumped.contains(&over)
+                && (!self.rules.numbers
+                    || self.top(over).is_some_and(|victim| can_jump(mover, victim)))
+            {
                 out.push((over, land));
             }
         }
@@ -479,22 +752,16 @@ impl CheckersPosition {
     }
 
     /// The number of complete jump chains from `at` (0 if none starts there).
-    fn count_jumps(
-        &self,
-        origin: Cell,
-        at: Cell,
-        mover: Checker,
-        jumped: &mut ArrayVec<Cell, 24>,
-    ) -> usize {
+    fn count_jumps(&self, j: &Jumper, at: Cell, jumped: &mut ArrayVec<Cell, 96>) -> usize {
         let mut total = 0;
         let mut extended = false;
-        for (over, land) in self.jump_steps(origin, at, mover, jumped) {
+        for (over, land) in self.jump_steps(j, at, jumped) {
             extended = true;
-            if !mover.king && self.is_king_row(land, mover.seat) {
+            if !j.mover.king && j.seat.king_row.contains(land) {
                 total += 1;
             } else {
                 jumped.push(over);
-                total += self.count_jumps(origin, land, mover, jumped);
+                total += self.count_jumps(j, land, jumped);
                 jumped.pop();
             }
         }
@@ -504,57 +771,59 @@ impl CheckersPosition {
         total
     }
 
-    /// Every complete jump chain of the stack on `from`.
-    fn jumps_from(&self, from: Cell, out: &mut Vec<CheckersMove>) {
-        let mover = self.top(from).expect("a stack moves");
-        let mut path = Vec::new();
-        let mut jumped = Vec::new();
-        self.extend_jumps(from, from, mover, &mut path, &mut jumped, out);
-    }
-
     fn extend_jumps(
         &self,
-        origin: Cell,
+        j: &Jumper,
         at: Cell,
-        mover: Checker,
-        path: &mut Vec<Cell>,
-        jumped: &mut Vec<Cell>,
+        path: &mut Cells,
+        jumped: &mut Cells,
         out: &mut Vec<CheckersMove>,
     ) {
         let mut extended = false;
-        for (over, land) in self.jump_steps(origin, at, mover, jumped) {
+        for (over, land) in self.jump_steps(j, at, jumped) {
             path.push(land);
             jumped.push(over);
             extended = true;
-            if !mover.king && self.is_king_row(land, mover.seat) {
+            if !j.mover.king && j.seat.king_row.contains(land) {
                 // A man reaching the king row is crowned and the move ends there.
                 out.push(CheckersMove {
-                    from: origin,
+                    from: j.origin,
                     path: path.clone(),
                     jumped: jumped.clone(),
                 });
             } else {
-                self.extend_jumps(origin, land, mover, path, jumped, out);
+                self.extend_jumps(j, land, path, jumped, out);
             }
             path.pop();
             jumped.pop();
         }
         if !extended && !path.is_empty() {
             out.push(CheckersMove {
-                from: origin,
+                from: j.origin,
                 path: path.clone(),
                 jumped: jumped.clone(),
             });
         }
     }
 
-    /// On the universal board only kings cross the ends (the top and bottom edges); men may
-    /// cross the sides of cylindrical and universal boards.
+    /// On the universal board only kings cross the ends (the edges before and behind a seat,
+    /// as it faces the board); men may cross the sides of cylindrical and universal boards.
+    #[inline]
     fn may_cross(&self, mover: Checker, a: Cell, b: Cell) -> bool {
-        if mover.king || self.rules.wrap() != Wrap::Both {
+        if mover.king {
             return true;
         }
-        (self.board.coord(a).1 - self.board.coord(b).1).abs() <= 1
+        let seat = &self.seats[mover.seat.index()];
+        if !seat.universal {
+            return true;
+        }
+        let (fa, ra) = self.board.coord(a);
+        let (fb, rb) = self.board.coord(b);
+        if seat.ends_across_files {
+            (fa - fb).abs() <= 1
+        } else {
+            (ra - rb).abs() <= 1
+        }
     }
 
     /// Plays a legal move.
@@ -566,14 +835,14 @@ impl CheckersPosition {
     pub fn play_undoable(&mut self, m: &CheckersMove) -> Undo {
         let mut stack = std::mem::take(&mut self.cells[m.from.index()]);
         let mover = *stack.last().expect("a stack moves");
-        let mut victims = ArrayVec::new();
+        let mut victims = SmallVec::new();
         let carry = self.rules.kind != Kind::Checkers;
         for &over in &m.jumped {
             // The jumped stack loses its top checker: off the board in Checkers, carried
             // underneath as a prisoner in Stax and Queens (which frees what it held).
             if let Some(victim) = self.cells[over.index()].pop() {
                 victims.push((over, victim));
-                if carry && !stack.is_full() {
+                if carry {
                     stack.insert(0, victim);
                 }
             }
@@ -597,17 +866,97 @@ impl CheckersPosition {
         } else {
             self.quiet + 1
         };
-        self.turn = Seat(1 - self.turn.0);
+        let (turn, out, last_mover) = (self.turn, self.out, self.last_mover);
+        self.last_mover = Some(mover.seat);
+        let removed = self.pass_turn(mover.seat);
         Undo {
             crowned,
             victims,
             quiet,
+            turn,
+            out,
+            last_mover,
+            removed,
+        }
+    }
+
+    /// Hands the turn on after `mover`. Two seats simply alternate (a player without a move
+    /// has lost). With more, the turn goes round the table to the next seat that can move:
+    /// a seat with nothing to move misses its turn, and in cut-throat Stax and Queens a seat
+    /// that owns no stack when its turn comes vanishes: its prisoners are removed from every
+    /// stack. When no enemy of the mover can move, the game is over: the turn rests with the
+    /// first enemy, who has no move.
+    fn pass_turn(&mut self, mover: Seat) -> Vec<Removed> {
+        let n = self.seats.len();
+        if n == 2 {
+            self.turn = Seat(1 - mover.0);
+            return Vec::new();
+        }
+        let enemies = self.seats[mover.index()].enemies;
+        let after = move |k: usize| Seat(((mover.index() + k) % n) as u8);
+        let is_enemy = |s: Seat| enemies >> s.0 & 1 == 1;
+        let mut removed = Vec::new();
+        if !(1..n)
+            .map(after)
+            .any(|s| is_enemy(s) && self.can_move(s))
+        {
+            self.turn = (1..n)
+                .map(after)
+                .find(|&s| is_enemy(s) && !self.is_out(s))
+                .or_else(|| (1..n).map(after).find(|&s| is_enemy(s)))
+                .unwrap_or(mover);
+            return removed;
+        }
+        for s in (1..=n).map(after) {
+            if self.is_out(s) {
+                continue;
+            }
+            if self.can_move(s) {
+                self.turn = s;
+                break;
+            }
+            if self.rules.vanishing && self.owned[s.index()].is_empty() {
+                self.vanish(s, &mut removed);
+            }
+        }
+        removed
+    }
+
+    /// Removes every checker of `seat` from the stacks (he is out), noting each for undo.
+    fn vanish(&mut self, seat: Seat, removed: &mut Vec<Removed>) {
+        for i in 0..self.cells.len() {
+            let stack = &mut self.cells[i];
+            for at in (0..stack.len()).rev() {
+                if stack[at].seat == seat {
+                    let checker = stack.remove(at);
+                    removed.push((Cell(i as u16), at as u16, checker));
+                }
+            }
+            self.refresh(Cell(i as u16));
+        }
+        self.out |= 1 << seat.0;
+    }
+
+    /// Takes a seat out of a game that goes on without it (a cut-throat player who resigned
+    /// or ran out of time): every checker of his leaves the board, stacks he topped pass to
+    /// the checker beneath, and if it was his turn the turn passes on.
+    pub fn withdraw(&mut self, seat: Seat) {
+        let mut removed = Vec::new();
+        self.vanish(seat, &mut removed);
+        if self.turn == seat {
+            self.pass_turn(seat);
         }
     }
 
     /// Takes back a move played with [`CheckersPosition::play_undoable`].
     pub fn undo(&mut self, m: &CheckersMove, undo: Undo) {
-        self.turn = Seat(1 - self.turn.0);
+        for (cell, at, checker) in undo.removed.into_iter().rev() {
+            self.cells[cell.index()].insert(at as usize, checker);
+            self.refresh(cell);
+        }
+        self.turn = undo.turn;
+        self.out = undo.out;
+        self.last_mover = undo.last_mover;
         self.quiet = undo.quiet;
         let mut stack = std::mem::take(&mut self.cells[m.to().index()]);
         if undo.crowned {
@@ -617,9 +966,7 @@ impl CheckersPosition {
         }
         if self.rules.kind != Kind::Checkers {
             // The prisoners carried underneath go back, last taken (lowest) first.
-            for _ in 0..undo.victims.len() {
-                stack.remove(0);
-            }
+            stack.drain(0..undo.victims.len());
         }
         self.cells[m.from.index()] = stack;
         for (cell, victim) in undo.victims.into_iter().rev() {
@@ -631,12 +978,13 @@ impl CheckersPosition {
     }
 
     /// The standard square number (1-32) of a dark square on 8x8, counted from Black's side
-    /// (none in Queens, which uses every square and is written in coordinates).
+    /// (none in Queens, which uses every square, nor on the 12x12 board: both are written in
+    /// coordinates).
     pub fn square_number(&self, cell: Cell) -> Option<u32> {
-        if self.rules.kind == Kind::Queens {
+        let (files, ranks) = self.board.grid_size()?;
+        if self.rules.kind == Kind::Queens || (files, ranks) != (8, 8) {
             return None;
         }
-        let (files, ranks) = self.board.grid_size()?;
         let (f, r) = self.board.coord(cell);
         let row_from_top = ranks as i32 - 1 - r as i32;
         let per_row = files as i32 / 2;
@@ -682,11 +1030,13 @@ impl CheckersPosition {
         let mut cells = Vec::new();
         for p in &parts {
             let cell = match p.parse::<u32>() {
-                Ok(_) if self.rules.kind == Kind::Queens => {
-                    return Err(format!(
-                        "'{t}' is not a move: Queens has no square numbers; {}",
-                        self.notation_hint()
-                    ))
+                Ok(_) if !self.has_square_numbers() => {
+                    let why = if self.rules.kind == Kind::Queens {
+                        "Queens has no square numbers"
+                    } else {
+                        "this board has no square numbers"
+                    };
+                    return Err(format!("'{t}' is not a move: {why}; {}", self.notation_hint()));
                 }
                 Ok(n) => self.cell_of_number(n),
                 Err(_) => self.board.cell(p),
@@ -698,7 +1048,7 @@ impl CheckersPosition {
         // its path (`15x31` for `15x24x31`).
         if let Some(exact) = legal
             .iter()
-            .find(|m| m.from == cells[0] && m.path == cells[1..])
+            .find(|m| m.from == cells[0] && m.path[..] == cells[1..])
         {
             return Ok(exact.clone());
         }
@@ -743,8 +1093,13 @@ impl CheckersPosition {
 
     /// How moves are written in this game. Queens uses every square, so it has no square
     /// numbers: its example is one of the moves legal now, which is sure to read back.
+    /// Whether moves are written in square numbers (plain 8x8 checkers and Stax).
+    pub fn has_square_numbers(&self) -> bool {
+        self.rules.kind != Kind::Queens && self.board.grid_size() == Some((8, 8))
+    }
+
     fn notation_hint(&self) -> String {
-        if self.rules.kind != Kind::Queens {
+        if self.has_square_numbers() {
             return "write it like 11-15 or 15x24, or c3-d4".into();
         }
         match self.legal_moves().first() {
@@ -758,6 +1113,10 @@ impl CheckersPosition {
         let us = self.turn;
         let reason = match self.top(from) {
             None => format!("there is no piece on {}", self.move_text_square(from)),
+            Some(c) if c.seat != us && !self.are_enemies(us, c.seat) => format!(
+                "the piece on {} is your partner's, and partners may not move each other's checkers",
+                self.move_text_square(from)
+            ),
             Some(c) if c.seat != us => {
                 format!("the piece on {} is not yours", self.move_text_square(from))
             }
@@ -855,12 +1214,19 @@ impl CheckersPosition {
     }
 }
 
+/// A checker removed from a stack when its owner vanished: (cell, height in the stack, checker).
+type Removed = (Cell, u16, Checker);
+
 /// What a move changed, to take it back.
 #[derive(Debug)]
 pub struct Undo {
     crowned: bool,
-    victims: ArrayVec<(Cell, Checker), 24>,
+    victims: SmallVec<[(Cell, Checker); 4]>,
     quiet: u32,
+    turn: Seat,
+    out: u8,
+    last_mover: Option<Seat>,
+    removed: Vec<Removed>,
 }
 
 /// Whether `mover` may jump `victim` (Numbers: no higher number; only kings jump kings).
