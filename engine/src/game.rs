@@ -268,6 +268,8 @@ pub enum EndReason {
     Aborted,
     /// The score at the end of a game played for points.
     FinalScore,
+    /// Everyone else has left the game (cut-throat).
+    LastStanding,
 }
 
 impl EndReason {
@@ -287,6 +289,7 @@ impl EndReason {
             EndReason::Timeout => "time out",
             EndReason::Aborted => "abort",
             EndReason::FinalScore => "the final score",
+            EndReason::LastStanding => "being the last one left",
         }
     }
 }

@@ -40,6 +40,8 @@ pub enum ArmyStatus {
     Dead,
     /// Out of the game (king taken, resigned, out of time); its pieces may remain.
     Eliminated,
+    /// Has nothing it can move (checkers): misses its turns until something frees it.
+    Idle,
 }
 
 impl ArmyStatus {
@@ -60,6 +62,7 @@ impl ArmyStatus {
             ArmyStatus::Stalemated => "stalemated: passes",
             ArmyStatus::Dead => "dead",
             ArmyStatus::Eliminated => "out",
+            ArmyStatus::Idle => "nothing to move: misses its turns",
         }
     }
 }

@@ -1,7 +1,8 @@
 //! One generic test for every perft reference file in `tests/data/*.perft`.
 //!
-//! Each file sets `variant = ID` (and optionally `option = KEY=VALUE`) and then lists positions
-//! as `FEN ;D1 n ;D2 n ...`. Every position is loaded through the registry (so the variant's
+//! Each file sets `variant = ID` (and optionally `option = KEY=VALUE` and `players = N`) and
+//! then lists positions as `FEN ;D1 n ;D2 n ...`, where `start` stands for the variant's own
+//! starting position under those options. Every position is loaded through the registry (so the variant's
 //! own FEN option and setup are exercised) and counted at every listed depth whose count is at
 //! most `ROOKERY_PERFT_NODES` (default 3,000,000); set it higher to verify the deep counts.
 
@@ -15,6 +16,7 @@ struct Case {
     line: usize,
     variant: String,
     options: Vec<String>,
+    players: Option<usize>,
     fen: String,
     counts: Vec<(u32, u64)>,
 }
@@ -28,6 +30,7 @@ fn read_cases(path: &Path) -> Vec<Case> {
     let file = path.file_name().unwrap().to_string_lossy().to_string();
     let mut variant = None;
     let mut options = Vec::new();
+    let mut players = None;
     let mut cases = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
@@ -37,6 +40,11 @@ fn read_cases(path: &Path) -> Vec<Case> {
         if let Some(v) = line.strip_prefix("variant =") {
             variant = Some(v.trim().to_string());
             options.clear();
+            players = None;
+            continue;
+        }
+        if let Some(n) = line.strip_prefix("players =") {
+            players = Some(n.trim().parse().unwrap());
             continue;
         }
         if let Some(o) = line.strip_prefix("option =") {
@@ -62,6 +70,7 @@ fn read_cases(path: &Path) -> Vec<Case> {
                 .clone()
                 .unwrap_or_else(|| panic!("{file}: no 'variant =' line before the first position")),
             options: options.clone(),
+            players,
             fen,
             counts,
         });
@@ -87,9 +96,12 @@ fn perft_matches_every_published_count() {
         for case in read_cases(path) {
             let game = registry::variant(&case.variant).unwrap();
             let mut options = Options::parse(&case.options).unwrap();
-            options.set("fen", &case.fen);
+            if case.fen != "start" {
+                options.set("fen", &case.fen);
+            }
+            let seats = case.players.unwrap_or_else(|| game.info().min_seats());
             let state = game
-                .setup(&options, game.info().min_seats(), 0)
+                .setup(&options, seats, 0)
                 .unwrap_or_else(|e| panic!("{}:{}: {e}", case.file, case.line));
             for &(depth, expected) in &case.counts {
                 if expected > budget {

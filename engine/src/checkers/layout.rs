@@ -183,9 +183,7 @@ pub(super) fn start_cells(rules: &CheckersRules, board: &Board) -> Vec<Vec<Cell>
         let inner = board
             .at((cx + 2 * sx) as i32, (cy + 2 * sy) as i32)
             .expect("12x12");
-        let behind = board
-            .at((cx + sx) as i32, (cy + sy) as i32)
-            .expect("12x12");
+        let behind = board.at((cx + sx) as i32, (cy + sy) as i32).expect("12x12");
         let (first, second) = (a.min(b), a.max(b));
         let claims: Vec<bool> = cells.iter().map(|c| c.contains(&inner)).collect();
         if claims[first] && claims[second] {
@@ -299,10 +297,7 @@ mod tests {
                     assert!(
                         moves.iter().all(|m| m.jumped.len() <= 1),
                         "{mode:?} {colours:?} seat {seat}: {:?}",
-                        moves
-                            .iter()
-                            .map(|m| p.move_text(m))
-                            .collect::<Vec<_>>()
+                        moves.iter().map(|m| p.move_text(m)).collect::<Vec<_>>()
                     );
                 }
             }

@@ -555,7 +555,11 @@ impl CheckersPosition {
     }
     /// How many of a seat's checkers are on the board, on top or held as prisoners.
     pub fn checkers_of(&self, seat: Seat) -> usize {
-        self.cells.iter().flatten().filter(|c| c.seat == seat).count()
+        self.cells
+            .iter()
+            .flatten()
+            .filter(|c| c.seat == seat)
+            .count()
     }
     /// Puts a stack on a cell (setting up positions).
     pub fn set_stack(&mut self, cell: Cell, stack: Stack) {
@@ -896,10 +900,7 @@ impl CheckersPosition {
         let after = move |k: usize| Seat(((mover.index() + k) % n) as u8);
         let is_enemy = |s: Seat| enemies >> s.0 & 1 == 1;
         let mut removed = Vec::new();
-        if !(1..n)
-            .map(after)
-            .any(|s| is_enemy(s) && self.can_move(s))
-        {
+        if !(1..n).map(after).any(|s| is_enemy(s) && self.can_move(s)) {
             self.turn = (1..n)
                 .map(after)
                 .find(|&s| is_enemy(s) && !self.is_out(s))
@@ -1036,7 +1037,10 @@ impl CheckersPosition {
                     } else {
                         "this board has no square numbers"
                     };
-                    return Err(format!("'{t}' is not a move: {why}; {}", self.notation_hint()));
+                    return Err(format!(
+                        "'{t}' is not a move: {why}; {}",
+                        self.notation_hint()
+                    ));
                 }
                 Ok(n) => self.cell_of_number(n),
                 Err(_) => self.board.cell(p),

@@ -1,5 +1,6 @@
 //! Adams' checkers family: Checkers, Stax and Queens, each on a flat, cylindrical or universal
-//! board, each with or without Numbers: eighteen games on one machinery.
+//! board, each with or without Numbers, for two players or for four (partners or cut-throat):
+//! fifty-four games on one machinery.
 //!
 //! - Checkers (American rules, as the book takes them for granted): Black moves first. Men
 //!   move and jump one square diagonally forward; kings move and jump diagonally both ways.
@@ -20,16 +21,39 @@
 //!   king.
 //! - A player with no piece (or every piece a prisoner) or no move loses. Draws: by agreement,
 //!   threefold repetition, and forty moves of each side without a capture or a man's move.
+//!
+//! Doubles (`players=4`, the book's section IV) on a 12x12 board, each player on the middle
+//! eight files of his edge (starting positions: [`crate::checkers`]'s layout module):
+//!
+//! - `mode=partners`: A and C against B and D. `seating=adjacent` (standard doubles: partners
+//!   at adjacent sides with a dark corner between them, order A, B, C, D) or `opposite`
+//!   (partners across the board, the turn going clockwise). Nobody moves or jumps his partner's
+//!   checkers. Kings are crowned anywhere on the far edge. A player with nothing to move is
+//!   passed over, and in Stax and Queens returns when his partner frees a checker. A team wins
+//!   when both opponents are captured or cannot move.
+//! - `mode=cutthroat`: everyone for himself, clockwise. In Stax and Queens a player who owns no
+//!   stack when his turn comes vanishes: all his checkers are taken out of the stacks. A player
+//!   whose pieces are all immobile misses his turns. The last player able to move wins.
+//! - `board=cylinder`: players sitting across from each other have their own left and right
+//!   edges touching (a cylinder one way for two of them, the other way for the other two).
+//! - Queens `colours=same|mixed`: partners on one colour of squares, or one of each.
+//! - *Interpretations*: forty moves of each player still in without a capture or a man's move
+//!   draw, as in singles; a cut-throat player who resigns or runs out of time takes all his
+//!   checkers off the board (stacks he topped pass to the checker beneath).
 
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Cell, Wrap};
-use crate::checkers::{divide, perft, CheckersMove, CheckersPosition, CheckersRules, Kind, Stack};
+use crate::checkers::{
+    divide, perft, CheckersMove, CheckersPosition, CheckersRules, Colours, Kind, Mode, Seating,
+    Stack,
+};
 use crate::chess::{MoveParseError, Seat};
 use crate::game::{
     EndReason, Event, Family, Game, GameError, OptionSpec, OptionValues, Options, Outcome, Prompt,
     PromptKind, VariantInfo,
 };
+use crate::table::{ArmyStatus, Table};
 use crate::view::{Figure, Layer, Placed, View, Viewer};
 
 /// One game of the family; the registry holds [`CHECKERS`], [`STAX`] and [`QUEENS`].
@@ -54,12 +78,16 @@ pub static QUEENS: CheckersFamily = CheckersFamily {
     info: queens_info,
 };
 
-/// Plies without a capture or a man's move that make a draw (forty moves each).
-const NO_PROGRESS_PLIES: u32 = 80;
+/// Moves of each player without a capture or a man's move that make a draw.
+const NO_PROGRESS_ROUNDS: u32 = 40;
+
+/// The four players' names, by seat (A, B, C, D in order of play): the colours their checkers
+/// are drawn in.
+const FOUR_NAMES: [&str; 4] = ["White", "Black", "Orange", "Blue"];
 
 const BOARD_HELP: &str = "flat, cylinder (side edges touch) or universal / torus (all edges touch)";
 
-fn family_options(with_fen: bool) -> Vec<OptionSpec> {
+fn family_options(kind: Kind) -> Vec<OptionSpec> {
     let mut options = vec![
         OptionSpec {
             key: "board",
@@ -74,11 +102,31 @@ fn family_options(with_fen: bool) -> Vec<OptionSpec> {
             default: Some("off"),
             values: OptionValues::Choice(&["off", "on"]),
         },
+        OptionSpec {
+            key: "mode",
+            help: "with players=4: partners (two against two) or cutthroat (each for himself)",
+            default: Some("partners"),
+            values: OptionValues::Choice(&["partners", "cutthroat"]),
+        },
+        OptionSpec {
+            key: "seating",
+            help: "four-player partners: adjacent (standard doubles) or opposite (clockwise)",
+            default: Some("adjacent"),
+            values: OptionValues::Choice(&["adjacent", "opposite"]),
+        },
     ];
-    if with_fen {
+    if kind == Kind::Queens {
+        options.push(OptionSpec {
+            key: "colours",
+            help: "four-player partners: same (partners on one colour) or mixed (one of each)",
+            default: Some("same"),
+            values: OptionValues::Choice(&["same", "mixed"]),
+        });
+    }
+    if kind == Kind::Checkers {
         options.push(OptionSpec {
             key: "fen",
-            help: "start from this position (PDN FEN, like B:W21,22:BK1); not with numbers",
+            help: "start from this position (PDN FEN, like B:W21,22:BK1); two players, no numbers",
             default: None,
             values: OptionValues::Text,
         });
@@ -93,12 +141,12 @@ fn checkers_info() -> &'static VariantInfo {
         aliases: &["draughts", "american-checkers"],
         name: "Checkers",
         family: Family::Checkers,
-        seat_counts: &[2],
-        options: family_options(true),
+        seat_counts: &[2, 4],
+        options: family_options(Kind::Checkers),
         hidden_information: false,
         simultaneous: false,
-        rules: const_format_rules::CHECKERS,
-        source: "Will Adams, Variations on Chess and Checkers: 'Checkers', 'Cylindrical', 'Universal', 'Numbers'",
+        rules: rules_text::CHECKERS,
+        source: "Will Adams, Variations on Chess and Checkers: 'Checkers', 'Cylindrical', 'Universal', 'Numbers', 'Doubles'",
     })
 }
 
@@ -109,12 +157,12 @@ fn stax_info() -> &'static VariantInfo {
         aliases: &[],
         name: "Stax",
         family: Family::Checkers,
-        seat_counts: &[2],
-        options: family_options(false),
+        seat_counts: &[2, 4],
+        options: family_options(Kind::Stax),
         hidden_information: false,
         simultaneous: false,
-        rules: const_format_rules::STAX,
-        source: "Will Adams, Variations on Chess and Checkers: 'Stax', 'Cylindrical', 'Universal', 'Numbers'",
+        rules: rules_text::STAX,
+        source: "Will Adams, Variations on Chess and Checkers: 'Stax', 'Cylindrical', 'Universal', 'Numbers', 'Doubles'",
     })
 }
 
@@ -125,36 +173,75 @@ fn queens_info() -> &'static VariantInfo {
         aliases: &["queens-checkers"],
         name: "Queens",
         family: Family::Checkers,
-        seat_counts: &[2],
-        options: family_options(false),
+        seat_counts: &[2, 4],
+        options: family_options(Kind::Queens),
         hidden_information: false,
         simultaneous: false,
-        rules: const_format_rules::QUEENS,
-        source: "Will Adams, Variations on Chess and Checkers: 'Queens', 'Cylindrical', 'Universal', 'Numbers'",
+        rules: rules_text::QUEENS,
+        source: "Will Adams, Variations on Chess and Checkers: 'Queens', 'Cylindrical', 'Universal', 'Numbers', 'Doubles'",
     })
 }
 
 /// The rules texts for /rules.
-mod const_format_rules {
-    pub const CHECKERS: &str =
+mod rules_text {
+    macro_rules! with_doubles {
+        ($singles:expr, $extra:expr) => {
+            concat!(
+                $singles,
+                "\n\nFour players (players=4), on a 12x12 board, each on the middle eight files \
+                of his edge, moves in coordinates (c3-d4, c3xe5xg7). mode=partners: White and \
+                Orange against Black and Blue; seating=adjacent (standard doubles: partners at \
+                adjacent sides, a dark corner between them, order White, Black, Orange, Blue) or \
+                seating=opposite (partners across the board, turns going clockwise). Nobody \
+                moves or jumps his partner's checkers; kings are crowned anywhere on the far \
+                edge; a player with nothing to move is passed over",
+                $extra,
+                "; a team wins when both opponents are captured or cannot move. \
+                mode=cutthroat: each for himself, clockwise; a player who cannot move misses \
+                his turns; the last player able to move wins. board=cylinder: players across \
+                from each other have their own left and right edges touching. Starting \
+                positions are reconstructed from the book's words (its figures are lost): \
+                where two players' rows would share the square three in from a dark corner, the \
+                earlier player keeps it and the other's checker stands diagonally behind. \
+                Interpretations: forty moves of each player still in without a capture or a \
+                man's move draw; a cut-throat player who resigns takes all his checkers off the \
+                board."
+            )
+        };
+    }
+
+    pub const CHECKERS: &str = with_doubles!(
         "American checkers. Black moves first. Men move and jump one square \
         diagonally forward; kings move and jump diagonally both ways. Jumping is compulsory and a \
         multi-jump must be finished; a man reaching the far row is crowned and its move ends. No \
         piece or no move loses; forty moves each without a capture or a man's move, or a position \
         repeated three times, is a draw. Moves: square numbers (11-15, 15x24x31) or coordinates \
         (c3-d4). Options: board=cylinder (the sides touch) or universal (all edges touch, but only \
-        kings cross the ends); numbers=on (no man jumps a higher number, only kings jump kings).";
-    pub const STAX: &str =
+        kings cross the ends); numbers=on (no man jumps a higher number, only kings jump kings).",
+        ""
+    );
+    pub const STAX: &str = with_doubles!(
         "Checkers, but a jumped checker is carried underneath the jumping stack \
         as a prisoner. A stack belongs to its top checker; jumping a stack takes only its top \
         checker and frees what it held. Only the top checker is crowned; kings keep their crowns \
         when freed. You lose when all your checkers are prisoners or cannot move. Moves as in \
-        checkers (11-15, 15x24). Options: board=cylinder or universal; numbers=on.";
-    pub const QUEENS: &str =
+        checkers (11-15, 15x24). Options: board=cylinder or universal; numbers=on.",
+        ", and comes back when his partner frees one of his checkers. In cut-throat, a player \
+        who owns no stack when his turn comes vanishes: all his checkers are taken out of the \
+        stacks"
+    );
+    pub const QUEENS: &str = with_doubles!(
         "Stax on all 64 squares: Black's men on the dark squares, White's on the \
         light. Everything moves diagonally; men jump diagonally forward or straight forward; kings \
         jump in all eight directions (two squares, over an enemy). Moves in coordinates (c3-d4, \
-        c3xc5). Options: board=cylinder or universal; numbers=on.";
+        c3xc5). Options: board=cylinder or universal; numbers=on.",
+        ", and comes back when his partner frees one of his checkers. In cut-throat, a player \
+        who owns no stack when his turn comes vanishes: all his checkers are taken out of the \
+        stacks. colours=same puts partners on one colour of squares, colours=mixed one of each \
+        (cut-throat: neighbours on different colours). Against a long first-move jump, where \
+        enemies on different colours meet at a corner the one holding the square three in from \
+        it starts that checker at the far end of his back row instead (reconstructed)"
+    );
 }
 
 /// The state of a game of the family.
@@ -164,39 +251,119 @@ pub struct CheckersState {
     moves: Vec<String>,
     repetitions: Vec<u64>,
     last_move: Vec<Cell>,
+    /// Four players: names, teams, the order of turns and each player's standing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    table: Option<Table>,
 }
 
 impl CheckersState {
     fn new(position: CheckersPosition) -> CheckersState {
-        CheckersState {
+        let table = (position.seat_count() > 2).then(|| {
+            let n = position.seat_count();
+            let teams: Vec<u8> = (0..n).map(|s| position.team(Seat(s as u8))).collect();
+            Table::one_army_each(&FOUR_NAMES[..n], &teams)
+        });
+        let mut state = CheckersState {
             repetitions: vec![position.repetition_key()],
             position,
             moves: Vec::new(),
             last_move: Vec::new(),
-        }
+            table,
+        };
+        state.follow_turn();
+        state
     }
 
     fn position(&self) -> &CheckersPosition {
         &self.position
     }
 
+    fn name(&self, seat: Seat) -> String {
+        match &self.table {
+            Some(table) if seat.index() < table.armies().len() => table.army(seat.0).name.clone(),
+            _ => seat.colour_name(),
+        }
+    }
+
+    /// Brings the table up to the position: whose turn it is (reporting the players passed
+    /// over) and each player's standing.
+    fn follow_turn(&mut self) -> Vec<Seat> {
+        let pos = &self.position;
+        let Some(table) = &mut self.table else {
+            return Vec::new();
+        };
+        for s in 0..pos.seat_count() {
+            let seat = Seat(s as u8);
+            let status = if pos.is_out(seat) {
+                ArmyStatus::Eliminated
+            } else if pos.can_move(seat) {
+                ArmyStatus::Playing
+            } else {
+                ArmyStatus::Idle
+            };
+            table.set_status(seat.0, status);
+        }
+        let turn = pos.turn();
+        if table.current().player == turn {
+            return Vec::new();
+        }
+        table
+            .advance(|_, t| t.player == turn)
+            .into_iter()
+            .map(|t| t.player)
+            .filter(|s| !pos.is_out(*s))
+            .collect()
+    }
+
+    /// The seats still in the game.
+    fn in_play(&self) -> Vec<Seat> {
+        (0..self.position.seat_count() as u8)
+            .map(Seat)
+            .filter(|s| !self.position.is_out(*s))
+            .collect()
+    }
+
+    /// Every seat of `team`.
+    fn team_seats(&self, team: u8) -> Vec<Seat> {
+        (0..self.position.seat_count() as u8)
+            .map(Seat)
+            .filter(|s| self.position.team(*s) == team)
+            .collect()
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         let pos = &self.position;
-        if pos.legal_moves().is_empty() {
-            // Both lose the same way, but "no move" is wrong to say of a player with no piece.
-            let loser = pos.turn();
-            let reason = if pos
-                .board()
-                .cells()
-                .any(|c| pos.top(c).is_some_and(|top| top.seat == loser))
-            {
-                EndReason::NoMoves
-            } else {
-                EndReason::NoPieces
-            };
-            return Some(Outcome::win(vec![Seat(1 - loser.0)], reason));
+        let in_play = self.in_play();
+        if pos.seat_count() > 2 {
+            // Only one team left in the game (the others resigned or vanished).
+            if let Some(first) = in_play.first() {
+                let team = pos.team(*first);
+                if in_play.iter().all(|s| pos.team(*s) == team) {
+                    return Some(Outcome::win(self.team_seats(team), EndReason::LastStanding));
+                }
+            }
         }
-        if pos.quiet_moves() >= NO_PROGRESS_PLIES {
+        if pos.legal_moves().is_empty() {
+            // The player to move has none: the side that moved last has captured or blocked
+            // every enemy. "No move" is wrong to say when none has a piece left.
+            let stuck = pos.turn();
+            let winning_team = match pos.last_mover() {
+                Some(m) if !pos.is_out(m) && pos.team(m) != pos.team(stuck) => pos.team(m),
+                _ => in_play
+                    .iter()
+                    .map(|s| pos.team(*s))
+                    .find(|t| *t != pos.team(stuck))
+                    .unwrap_or(1 - pos.team(stuck).min(1)),
+            };
+            let losers = in_play.iter().filter(|s| pos.team(**s) != winning_team);
+            let reason = if losers.clone().all(|s| pos.owned(*s).is_empty()) {
+                EndReason::NoPieces
+            } else {
+                EndReason::NoMoves
+            };
+            return Some(Outcome::win(self.team_seats(winning_team), reason));
+        }
+        if pos.quiet_moves() >= NO_PROGRESS_ROUNDS * in_play.len() as u32 {
             return Some(Outcome::draw(EndReason::FiftyMoveRule));
         }
         let now = pos.repetition_key();
@@ -204,6 +371,30 @@ impl CheckersState {
             return Some(Outcome::draw(EndReason::ThreefoldRepetition));
         }
         None
+    }
+
+    /// Why `seat` cannot move now, beyond whose turn it is.
+    fn waiting(&self, seat: Seat) -> Option<String> {
+        let pos = &self.position;
+        if pos.seat_count() == 2 || seat == pos.turn() {
+            return None;
+        }
+        let now = format!("{} to move", self.name(pos.turn()));
+        if pos.is_out(seat) {
+            Some(format!("{} is out of the game; {now}", self.name(seat)))
+        } else if !pos.can_move(seat) {
+            let why = if pos.owned(seat).is_empty() {
+                "has nothing on the board"
+            } else {
+                "has nothing that can move"
+            };
+            Some(format!(
+                "{} {why} and misses its turns; {now}",
+                self.name(seat)
+            ))
+        } else {
+            None
+        }
     }
 }
 
@@ -228,7 +419,7 @@ fn figure(stack: &Stack) -> Option<(Seat, Figure, Option<u8>)> {
 }
 
 impl CheckersFamily {
-    fn rules(&self, options: &Options) -> Result<CheckersRules, GameError> {
+    fn rules(&self, options: &Options, seats: usize) -> Result<CheckersRules, GameError> {
         let wrap = match options.get("board").unwrap_or("flat") {
             "flat" => Wrap::None,
             "cylinder" => Wrap::Files,
@@ -240,7 +431,72 @@ impl CheckersFamily {
             }
         };
         let numbers = options.get("numbers") == Some("on");
-        Ok(CheckersRules::new(self.kind, wrap, numbers))
+        let mode = options.get("mode").unwrap_or("partners");
+        let seating = options.get("seating").unwrap_or("adjacent");
+        let colours = options.get("colours").unwrap_or("same");
+        match seats {
+            2 => {
+                for (key, value, default) in [
+                    ("mode", mode, "partners"),
+                    ("seating", seating, "adjacent"),
+                    ("colours", colours, "same"),
+                ] {
+                    if value != default {
+                        return Err(GameError::BadOption(format!(
+                            "{key}={value} is for four players: add players=4"
+                        )));
+                    }
+                }
+                Ok(CheckersRules::new(self.kind, wrap, numbers))
+            }
+            4 => {
+                let mode = match (mode, seating) {
+                    ("partners", "adjacent") => Mode::Partners(Seating::Adjacent),
+                    ("partners", "opposite") => Mode::Partners(Seating::Opposite),
+                    ("cutthroat", "adjacent") => Mode::CutThroat,
+                    ("cutthroat", _) => {
+                        return Err(GameError::BadOption(
+                            "seating is for partners: cut-throat players sit in turn clockwise"
+                                .into(),
+                        ))
+                    }
+                    (other, _) => {
+                        return Err(GameError::BadOption(format!(
+                            "mode must be partners or cutthroat, not '{other}'"
+                        )))
+                    }
+                };
+                let colours = match colours {
+                    "same" => Colours::Same,
+                    "mixed" if self.kind != Kind::Queens => {
+                        return Err(GameError::BadOption(
+                            "colours is for Queens: Checkers and Stax play on the dark squares"
+                                .into(),
+                        ))
+                    }
+                    "mixed" if mode == Mode::CutThroat => {
+                        return Err(GameError::BadOption(
+                            "colours is for partners: cut-throat Queens puts each player's \
+                             neighbours on the other colour"
+                                .into(),
+                        ))
+                    }
+                    "mixed" => Colours::Mixed,
+                    other => {
+                        return Err(GameError::BadOption(format!(
+                            "colours must be same or mixed, not '{other}'"
+                        )))
+                    }
+                };
+                Ok(CheckersRules::doubles(
+                    self.kind, mode, colours, wrap, numbers,
+                ))
+            }
+            n => Err(GameError::BadOption(format!(
+                "{} is played by 2 or 4 players, not {n}",
+                self.info().name
+            ))),
+        }
     }
 }
 
@@ -255,14 +511,19 @@ impl Game for CheckersFamily {
     fn setup(
         &self,
         options: &Options,
-        _seats: usize,
+        seats: usize,
         seed: u64,
     ) -> Result<CheckersState, GameError> {
-        let rules = self.rules(options)?;
+        let rules = self.rules(options, seats)?;
         let position = match options.get("fen") {
             Some(_) if rules.numbers => {
                 return Err(GameError::BadOption(
                     "fen and numbers=on do not go together: PDN FEN has no numbers".into(),
+                ))
+            }
+            Some(_) if seats != 2 => {
+                return Err(GameError::BadOption(
+                    "fen describes two-player positions only".into(),
                 ))
             }
             Some(fen) => CheckersPosition::from_fen(fen, rules).map_err(GameError::BadSetup)?,
@@ -279,7 +540,7 @@ impl Game for CheckersFamily {
         vec![Prompt {
             seat: turn,
             kind: PromptKind::Move,
-            text: format!("{} to move", turn.colour_name()),
+            text: format!("{} to move", state.name(turn)),
         }]
     }
 
@@ -302,11 +563,18 @@ impl Game for CheckersFamily {
         text: &str,
     ) -> Result<CheckersMove, GameError> {
         let pos = state.position();
-        if seat != pos.turn() {
-            return Err(GameError::NotYourTurn(format!(
-                "{} to move",
-                pos.turn().colour_name()
+        if pos.is_out(seat) {
+            return Err(GameError::Refused(format!(
+                "{} is out of this game",
+                state.name(seat)
             )));
+        }
+        if seat != pos.turn() {
+            return Err(GameError::NotYourTurn(
+                state
+                    .waiting(seat)
+                    .unwrap_or_else(|| format!("{} to move", state.name(pos.turn()))),
+            ));
         }
         pos.parse_move(text).map_err(|reason| {
             let reason = reason
@@ -335,6 +603,9 @@ impl Game for CheckersFamily {
         }
         let text = pos.move_text(&m);
         let crowned = pos.top(m.from).is_some_and(|c| !c.king) && pos.is_king_row(m.to(), seat);
+        let out_before: Vec<bool> = (0..pos.seat_count() as u8)
+            .map(|s| pos.is_out(Seat(s)))
+            .collect();
         pos.play(&m);
         state.last_move = std::iter::once(m.from)
             .chain(m.path.iter().copied())
@@ -343,12 +614,39 @@ impl Game for CheckersFamily {
             state.repetitions.clear();
         }
         state.repetitions.push(pos.repetition_key());
-        let mut line = format!("{} played {text}", seat.colour_name());
+        let mut line = format!("{} played {text}", state.name(seat));
         if crowned {
             line.push_str(" and is crowned");
         }
         state.moves.push(text);
         let mut events = vec![Event::Public(line)];
+        let vanished: Vec<Seat> = (0..out_before.len() as u8)
+            .map(Seat)
+            .filter(|s| !out_before[s.index()] && state.position.is_out(*s))
+            .collect();
+        let passed = state.follow_turn();
+        if state.outcome().is_none() {
+            for s in passed {
+                let why = if state.position.owned(s).is_empty() {
+                    "has nothing on the board"
+                } else {
+                    "has nothing that can move"
+                };
+                events.push(Event::Public(format!(
+                    "{} {why} and misses the turn.",
+                    state.name(s)
+                )));
+            }
+        }
+        for s in vanished {
+            events.push(Event::Public(format!(
+                "{} has nothing left to move: every checker of {} is taken out of the stacks, \
+                 and {} is out.",
+                state.name(s),
+                state.name(s),
+                state.name(s)
+            )));
+        }
         if let Some(o) = state.outcome() {
             events.push(Event::GameOver(o));
         }
@@ -358,12 +656,14 @@ impl Game for CheckersFamily {
     fn view(&self, state: &CheckersState, viewer: Viewer) -> View {
         let pos = state.position();
         let outcome = state.outcome();
+        let four = state.table.as_ref();
         View {
             variant: self.info().id,
             board: pos.board_arc().clone(),
             viewer,
             bottom: match viewer {
                 Viewer::Seat(s) => s,
+                Viewer::Spectator if four.is_some() => Seat(0),
                 Viewer::Spectator => Seat::WHITE,
             },
             figures: pos
@@ -383,20 +683,25 @@ impl Game for CheckersFamily {
             } else {
                 vec![pos.turn()]
             },
-            players: vec![Seat::WHITE.colour_name(), Seat::BLACK.colour_name()],
-            move_number: state.moves.len() as u32 / 2 + 1,
+            players: (0..pos.seat_count() as u8)
+                .map(|s| state.name(Seat(s)))
+                .collect(),
+            move_number: match four {
+                Some(table) => table.rounds() + 1,
+                None => state.moves.len() as u32 / 2 + 1,
+            },
             status: match &outcome {
-                Some(o) => o.to_string(),
-                None => format!("{} to move", pos.turn().colour_name()),
+                Some(o) => o.describe(|s| state.name(s)),
+                None => format!("{} to move", state.name(pos.turn())),
             },
             panel: None,
-            // Moves are written in square numbers (none in Queens, written in coordinates).
+            // Moves are written in square numbers (none in Queens or on 12x12: coordinates).
             square_names: pos
                 .board()
                 .cells()
                 .filter_map(|c| Some((c, pos.square_number(c)?.to_string())))
                 .collect(),
-            table: Vec::new(),
+            table: four.map(Table::lines).unwrap_or_default(),
         }
     }
 
@@ -410,6 +715,70 @@ impl Game for CheckersFamily {
 
     fn divide(&self, state: &CheckersState, depth: u32) -> Option<Vec<(String, u64)>> {
         Some(divide(state.position(), depth))
+    }
+
+    fn seat_name(&self, state: &CheckersState, seat: Seat) -> String {
+        state.name(seat)
+    }
+
+    fn concede(
+        &self,
+        state: &CheckersState,
+        seat: Seat,
+        seats: usize,
+        reason: EndReason,
+    ) -> Outcome {
+        // The other side wins: both opponents in partners, never the leaver's partner.
+        let pos = state.position();
+        let team = pos.team(seat);
+        let winners = (0..seats.min(pos.seat_count()) as u8)
+            .map(Seat)
+            .filter(|s| pos.team(*s) != team && !pos.is_out(*s))
+            .collect();
+        Outcome::win(winners, reason)
+    }
+
+    fn leave(
+        &self,
+        state: &mut CheckersState,
+        seat: Seat,
+        seats: usize,
+        reason: EndReason,
+    ) -> Result<Vec<Event>, GameError> {
+        let pos = &mut state.position;
+        if !pos.rules().vanishing {
+            return Ok(vec![Event::GameOver(
+                self.concede(state, seat, seats, reason),
+            )]);
+        }
+        // Cut-throat: the player leaves, his checkers with him; the game goes on.
+        if pos.is_out(seat) {
+            return Err(GameError::Refused(
+                "you are already out of this game".into(),
+            ));
+        }
+        pos.withdraw(seat);
+        state.repetitions.clear();
+        state.repetitions.push(state.position.repetition_key());
+        let mut events = vec![Event::Public(format!(
+            "{} is out ({}); all of {}'s checkers leave the board.",
+            state.name(seat),
+            reason.describe(),
+            state.name(seat)
+        ))];
+        state.follow_turn();
+        if let Some(o) = state.outcome() {
+            events.push(Event::GameOver(o));
+        }
+        Ok(events)
+    }
+
+    fn is_out(&self, state: &CheckersState, seat: Seat) -> bool {
+        state.position().is_out(seat)
+    }
+
+    fn waiting_reason(&self, state: &CheckersState, seat: Seat) -> Option<String> {
+        state.waiting(seat)
     }
 }
 
@@ -536,5 +905,370 @@ mod tests {
         let back: CheckersState = serde_json::from_str(&json).unwrap();
         assert_eq!(back.position().fen(), s.position().fen());
         assert_eq!(Game::legal(&CHECKERS, &back, Seat::WHITE).len(), 7);
+    }
+}
+
+/// The games for four: the book's section IV, rule by rule.
+#[cfg(test)]
+mod four_player_tests {
+    use super::*;
+    use crate::checkers::Checker;
+
+    const A: Seat = Seat(0);
+    const B: Seat = Seat(1);
+    const C: Seat = Seat(2);
+    const D: Seat = Seat(3);
+
+    fn rules(kind: Kind, mode: Mode, wrap: Wrap) -> CheckersRules {
+        CheckersRules::doubles(kind, mode, Colours::Same, wrap, false)
+    }
+
+    /// A state from stacks (label, bottom-first seats; `K` after a seat makes a king).
+    fn state(
+        rules: CheckersRules,
+        turn: Seat,
+        stacks: &[(&str, &[(Seat, bool)])],
+    ) -> CheckersState {
+        let mut p = CheckersPosition::empty(rules);
+        for (label, checkers) in stacks {
+            let cell = p.board().cell(label).unwrap();
+            let stack = checkers
+                .iter()
+                .map(|&(seat, king)| {
+                    if king {
+                        Checker::king(seat)
+                    } else {
+                        Checker::man(seat)
+                    }
+                })
+                .collect();
+            p.set_stack(cell, stack);
+        }
+        p.set_turn(turn);
+        CheckersState::new(p)
+    }
+
+    fn game(kind: Kind) -> &'static CheckersFamily {
+        match kind {
+            Kind::Checkers => &CHECKERS,
+            Kind::Stax => &STAX,
+            Kind::Queens => &QUEENS,
+        }
+    }
+
+    fn play(kind: Kind, s: &mut CheckersState, text: &str) -> Vec<Event> {
+        let seat = s.position().turn();
+        Game::play(game(kind), s, seat, text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .1
+    }
+
+    fn public(events: &[Event]) -> Vec<String> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Public(t) => Some(t.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn standard_doubles_goes_a_b_c_d_in_coordinates() {
+        let mut o = Options::new();
+        o.set("mode", "partners");
+        let mut s = STAX.setup(&o, 4, 7).unwrap();
+        let order: Vec<Seat> = (0..5)
+            .map(|_| {
+                let seat = s.position().turn();
+                let text = STAX.legal_texts(&s, seat)[0].clone();
+                assert!(text.contains('-') && text.chars().next().unwrap().is_ascii_lowercase());
+                play(Kind::Stax, &mut s, &text);
+                seat
+            })
+            .collect();
+        assert_eq!(order, [A, B, C, D, A]);
+        assert_eq!(STAX.seat_name(&s, C), "Orange");
+        let view = Game::view(&STAX, &s, Viewer::Seat(C));
+        assert_eq!(view.bottom, C, "Orange sees the board from the left edge");
+        assert_eq!(view.board.frame(C.index()).quarter_turns(), 1);
+        assert_eq!(view.table.len(), 4);
+        assert_eq!(view.move_number, 2);
+    }
+
+    #[test]
+    fn partners_neither_move_nor_jump_each_other() {
+        // White (A, bottom) and Orange (C, left) are partners. White's man on e5 may not jump
+        // Orange's man on f6; it may jump Black's on d6.
+        let r = rules(
+            Kind::Checkers,
+            Mode::Partners(Seating::Adjacent),
+            Wrap::None,
+        );
+        let s = state(
+            r,
+            A,
+            &[
+                ("e5", &[(A, false)]),
+                ("f6", &[(C, false)]),
+                ("d6", &[(B, false)]),
+                ("l12", &[(D, false)]),
+            ],
+        );
+        let texts = CHECKERS.legal_texts(&s, A);
+        assert_eq!(texts, ["e5xc7"]);
+        let err = Game::play(&CHECKERS, &mut s.clone(), A, "f6-g7").unwrap_err();
+        assert!(err.to_string().contains("your partner's"), "{err}");
+    }
+
+    #[test]
+    fn a_player_with_nothing_to_move_is_passed_over_and_told_why() {
+        // Black (B, top) has no checker at all: after White moves, Orange plays.
+        let r = rules(
+            Kind::Checkers,
+            Mode::Partners(Seating::Adjacent),
+            Wrap::None,
+        );
+        let mut s = state(
+            r,
+            A,
+            &[
+                ("e3", &[(A, false)]),
+                ("b8", &[(C, false)]),
+                ("k9", &[(D, false)]),
+            ],
+        );
+        let events = play(Kind::Checkers, &mut s, "e3-f4");
+        assert_eq!(s.position().turn(), C);
+        assert!(
+            public(&events)
+                .iter()
+                .any(|t| t == "Black has nothing on the board and misses the turn."),
+            "{events:?}"
+        );
+        let err = Game::play(&CHECKERS, &mut s, B, "k9-j8").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("Black has nothing on the board and misses its turns"),
+            "{err}"
+        );
+        assert!(CHECKERS.outcome(&s).is_none(), "Blue can still move");
+    }
+
+    #[test]
+    fn in_partners_stax_a_freed_player_comes_back() {
+        // Black's only checker is a prisoner under White's stack on e5; Blue jumps the stack,
+        // freeing it, and Black moves again on his next turn.
+        let r = rules(Kind::Stax, Mode::Partners(Seating::Adjacent), Wrap::None);
+        let mut s = state(
+            r,
+            C,
+            &[
+                ("e5", &[(B, false), (A, false)]),
+                ("f6", &[(D, false)]),
+                ("a3", &[(C, false)]),
+                ("a1", &[(A, false)]),
+            ],
+        );
+        // Orange moves; Blue (D, right edge, moving left) must jump e5 from f6 onto d4.
+        play(Kind::Stax, &mut s, "a3-b4");
+        assert_eq!(s.position().turn(), D);
+        play(Kind::Stax, &mut s, "f6xd4");
+        let e5 = s.position().board().cell("e5").unwrap();
+        assert_eq!(
+            s.position().top(e5).unwrap().seat,
+            B,
+            "Black's checker is free"
+        );
+        // White moves next, then Black is back.
+        assert_eq!(s.position().turn(), A);
+    }
+
+    #[test]
+    fn a_team_wins_when_both_opponents_are_captured_or_immobile() {
+        // Black's last man is jumped; Blue's only man is hemmed in: White and Orange win.
+        let r = rules(
+            Kind::Checkers,
+            Mode::Partners(Seating::Adjacent),
+            Wrap::None,
+        );
+        let mut s = state(
+            r,
+            A,
+            &[
+                ("e5", &[(A, false)]),
+                ("f6", &[(B, false)]),
+                // Blue on l1 (moving left) is blocked by Orange on k2 and nothing else.
+                ("l2", &[(D, false)]),
+                ("k1", &[(C, false)]),
+                ("k3", &[(C, false)]),
+                ("j4", &[(C, false)]),
+            ],
+        );
+        let events = play(Kind::Checkers, &mut s, "e5xg7");
+        let outcome = CHECKERS.outcome(&s).expect("the game is over");
+        assert_eq!(outcome.winners, vec![A, C]);
+        assert!(matches!(events.last(), Some(Event::GameOver(_))));
+    }
+
+    #[test]
+    fn cut_throat_stax_removes_a_vanished_player_at_his_turn() {
+        // Black (B, left edge) owns nothing: his only checker is a prisoner under White's
+        // stack. When the turn reaches him he vanishes: his checker leaves the stack.
+        let r = rules(Kind::Stax, Mode::CutThroat, Wrap::None);
+        let mut s = state(
+            r,
+            A,
+            &[
+                ("e5", &[(B, false), (A, false)]),
+                ("h8", &[(C, false)]),
+                ("k3", &[(D, false)]),
+            ],
+        );
+        let events = play(Kind::Stax, &mut s, "e5-f6");
+        let f6 = s.position().board().cell("f6").unwrap();
+        assert_eq!(s.position().stack(f6).len(), 1, "Black's prisoner is gone");
+        assert!(s.position().is_out(B));
+        assert_eq!(s.position().turn(), C);
+        assert!(
+            public(&events).iter().any(|t| t.contains("Black is out")),
+            "{events:?}"
+        );
+        let err = Game::play(&STAX, &mut s, B, "a1-b2").unwrap_err();
+        assert!(err.to_string().contains("out of the game"), "{err}");
+    }
+
+    #[test]
+    fn a_cut_throat_player_who_resigns_leaves_and_the_game_goes_on() {
+        let mut o = Options::new();
+        o.set("mode", "cutthroat");
+        let mut s = CHECKERS.setup(&o, 4, 1).unwrap();
+        let events = CHECKERS
+            .leave(&mut s, A, 4, EndReason::Resignation)
+            .unwrap();
+        assert!(!events.iter().any(|e| matches!(e, Event::GameOver(_))));
+        assert_eq!(s.position().checkers_of(A), 0);
+        assert_eq!(s.position().turn(), B, "the turn passes on");
+        assert!(CHECKERS.is_out(&s, A));
+        assert!(CHECKERS
+            .leave(&mut s, A, 4, EndReason::Resignation)
+            .is_err());
+        CHECKERS.leave(&mut s, B, 4, EndReason::Timeout).unwrap();
+        let events = CHECKERS
+            .leave(&mut s, D, 4, EndReason::Resignation)
+            .unwrap();
+        match events.last() {
+            Some(Event::GameOver(o)) => assert_eq!(o.winners, vec![C]),
+            other => panic!("{other:?}"),
+        }
+        // Partners: the other team wins, never the partner.
+        let mut s = CHECKERS.setup(&Options::new(), 4, 1).unwrap();
+        match CHECKERS
+            .leave(&mut s, B, 4, EndReason::Resignation)
+            .unwrap()
+            .last()
+        {
+            Some(Event::GameOver(o)) => assert_eq!(o.winners, vec![A, C]),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_cylinder_touches_each_pair_of_opposite_players_own_sides() {
+        // Partners opposite: White bottom, Black left, Orange top, Blue right.
+        let r = rules(
+            Kind::Checkers,
+            Mode::Partners(Seating::Opposite),
+            Wrap::Files,
+        );
+        // White's man on a5 steps forward-left across its left edge onto l6.
+        let s = state(
+            r.clone(),
+            A,
+            &[("a5", &[(A, false)]), ("f12", &[(C, false)])],
+        );
+        let texts = CHECKERS.legal_texts(&s, A);
+        assert!(texts.contains(&"a5-l6".to_string()), "{texts:?}");
+        // Black (left edge, moving right) crosses the top and bottom edges, not the sides.
+        let s = state(r, B, &[("e12", &[(B, false)]), ("h3", &[(D, false)])]);
+        let mut texts = CHECKERS.legal_texts(&s, B);
+        texts.sort();
+        assert_eq!(texts, ["e12-f1", "e12-f11"]);
+    }
+
+    #[test]
+    fn on_the_universal_board_a_side_players_ends_are_the_left_and_right_edges() {
+        let r = rules(Kind::Checkers, Mode::CutThroat, Wrap::Both);
+        // Blue (D) sits at the right edge and moves left: its man on b6 may not jump White's
+        // on a5 across the left edge (its far end) onto l4, but its men cross the top edge.
+        let s = state(
+            r.clone(),
+            D,
+            &[("b6", &[(D, false)]), ("a5", &[(A, false)])],
+        );
+        assert_eq!(CHECKERS.legal_texts(&s, D), ["b6-a7"]);
+        let s = state(r, D, &[("c12", &[(D, false)]), ("f6", &[(A, false)])]);
+        let mut texts = CHECKERS.legal_texts(&s, D);
+        texts.sort();
+        assert_eq!(texts, ["c12-b1", "c12-b11"]);
+    }
+
+    #[test]
+    fn kings_are_crowned_anywhere_on_the_far_edge() {
+        let r = rules(
+            Kind::Checkers,
+            Mode::Partners(Seating::Adjacent),
+            Wrap::None,
+        );
+        // White's man on k11 reaches l12, a corner file no opponent started on.
+        let mut s = state(
+            r,
+            A,
+            &[
+                ("k11", &[(A, false)]),
+                ("a12", &[(B, false)]),
+                ("d8", &[(D, false)]),
+            ],
+        );
+        let events = play(Kind::Checkers, &mut s, "k11-l12");
+        assert!(public(&events)[0].ends_with("and is crowned"), "{events:?}");
+    }
+
+    #[test]
+    fn options_that_do_not_fit_are_refused_with_the_valid_ones_named() {
+        let refuse = |game: &CheckersFamily, pairs: &[&str], seats: usize| {
+            let o = Options::parse(pairs.iter().map(|s| s.to_string())).unwrap();
+            game.setup(&o, seats, 0).unwrap_err().to_string()
+        };
+        assert!(refuse(&CHECKERS, &["mode=cutthroat"], 2).contains("players=4"));
+        assert!(refuse(&STAX, &["colours=mixed"], 4).contains("colours is for Queens"));
+        assert!(refuse(&QUEENS, &["mode=cutthroat", "seating=opposite"], 4)
+            .contains("seating is for partners"));
+        assert!(refuse(&CHECKERS, &["fen=B:W21:B1"], 4).contains("two-player"));
+        assert!(refuse(&CHECKERS, &[], 3).contains("2 or 4"));
+    }
+
+    #[test]
+    fn four_player_states_store_and_load() {
+        let mut o = Options::new();
+        o.set("mode", "cutthroat");
+        o.set("numbers", "on");
+        let mut s = QUEENS.setup(&o, 4, 3).unwrap();
+        for _ in 0..12 {
+            let seat = s.position().turn();
+            let text = QUEENS.legal_texts(&s, seat).last().unwrap().clone();
+            play(Kind::Queens, &mut s, &text);
+        }
+        let json = serde_json::to_string(&s).unwrap();
+        let back: CheckersState = serde_json::from_str(&json).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), json);
+        assert_eq!(
+            back.position().repetition_key(),
+            s.position().repetition_key()
+        );
+        assert_eq!(
+            QUEENS.legal_texts(&back, back.position().turn()),
+            QUEENS.legal_texts(&s, s.position().turn())
+        );
     }
 }
