@@ -60,7 +60,7 @@ pub enum Command {
         /// Start from this position instead of the variant's start.
         #[arg(long)]
         fen: Option<String>,
-        /// A variant option as key=value; repeat for several.
+        /// A variant option as key=value; repeat for several (`players=4` seats four).
         #[arg(long = "option", value_name = "KEY=VALUE")]
         options: Vec<String>,
         /// How many moves deep to count.
@@ -331,13 +331,26 @@ fn start_game(
     options: &[String],
 ) -> Result<(&'static dyn engine::game::AnyGame, engine::game::AnyState), String> {
     let game = registry::variant(variant).map_err(|e| e.to_string())?;
-    let mut opts = Options::parse(options).map_err(|e| e.to_string())?;
+    // `players=N` chooses the number of seats, as it does in /play.
+    let mut seats = game.info().min_seats();
+    let mut rest = Vec::new();
+    for option in options {
+        match option.split_once('=') {
+            Some((key, value)) if key.trim() == "players" || key.trim() == "seats" => {
+                seats = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("players must be a number, not '{value}'"))?;
+                game.info().check_seats(seats).map_err(|e| e.to_string())?;
+            }
+            _ => rest.push(option.clone()),
+        }
+    }
+    let mut opts = Options::parse(&rest).map_err(|e| e.to_string())?;
     if let Some(fen) = fen {
         opts.set("fen", fen);
     }
-    let state = game
-        .setup(&opts, game.info().min_seats(), 0)
-        .map_err(|e| e.to_string())?;
+    let state = game.setup(&opts, seats, 0).map_err(|e| e.to_string())?;
     Ok((game, state))
 }
 
@@ -367,8 +380,11 @@ pub fn render(
     out: &mut dyn Write,
 ) -> Result<(), String> {
     let (game, state) = start_game(variant, fen, options)?;
+    let seats = game
+        .view(&state, engine::Viewer::Spectator)
+        .map_or(2, |v| v.players.len());
     let viewer = match seat {
-        Some(s) => engine::Viewer::Seat(parse_seat(s, game.info().min_seats())?),
+        Some(s) => engine::Viewer::Seat(parse_seat(s, seats)?),
         None => engine::Viewer::Spectator,
     };
     let view = game.view(&state, viewer).map_err(|e| e.to_string())?;

@@ -11,11 +11,15 @@ fn option_args(options: &engine::game::Options) -> Vec<String> {
 }
 
 /// Combinations no player count takes, each for a reason the variant names: Queens'
-/// `colours=mixed` is for partners, and cut-throat has no `seating`.
+/// `colours=mixed` is for partners (and not for opposite partners on a joined board), and
+/// cut-throat has no `seating`.
 fn refused_everywhere(variant: &str, options: &engine::game::Options) -> bool {
+    let cut_throat = options.get("mode") == Some("cutthroat");
+    let mixed = options.get("colours") == Some("mixed");
+    let opposite = options.get("seating") == Some("opposite");
     matches!(variant, "checkers" | "stax" | "queens")
-        && (options.get("colours") == Some("mixed") || options.get("seating") == Some("opposite"))
-        && options.get("mode") == Some("cutthroat")
+        && ((cut_throat && (mixed || opposite))
+            || (mixed && opposite && options.get("board") != Some("flat")))
 }
 
 #[test]

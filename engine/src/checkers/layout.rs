@@ -14,8 +14,9 @@
 //!   different colours meet at a corner, the one whose colour the inner corner square has
 //!   moves that man to the far end of its back row, at its other corner: five men in the back
 //!   row, four in the middle, three in front. *Interpretation*: the book names the provision
-//!   but its figures are lost; this is the one reading that leaves no first-move sweep in any
-//!   of its colour patterns.
+//!   but its figures are lost; this reading gives its 5-4-3 and leaves no first-move sweep in
+//!   any colour pattern on the flat board, nor on joined boards except for opposite partners
+//!   on mixed colours, which the game refuses there.
 
 use serde::{Deserialize, Serialize};
 
@@ -241,10 +242,11 @@ mod tests {
     }
 
     fn start(kind: Kind, mode: Mode, colours: Colours) -> CheckersPosition {
-        CheckersPosition::start(
-            CheckersRules::doubles(kind, mode, colours, Wrap::None, false),
-            0,
-        )
+        start_on(kind, mode, colours, Wrap::None)
+    }
+
+    fn start_on(kind: Kind, mode: Mode, colours: Colours, wrap: Wrap) -> CheckersPosition {
+        CheckersPosition::start(CheckersRules::doubles(kind, mode, colours, wrap, false), 0)
     }
 
     /// Standard doubles: the dark corner a1 between A (bottom) and C (left) stays empty, A
@@ -285,18 +287,36 @@ mod tests {
             Mode::Partners(Seating::Opposite),
             Mode::CutThroat,
         ] {
-            for colours in [Colours::Same, Colours::Mixed] {
-                let p = start(Kind::Queens, mode, colours);
+            for (colours, wrap) in [Colours::Same, Colours::Mixed]
+                .into_iter()
+                .flat_map(|c| [Wrap::None, Wrap::Files, Wrap::Both].map(|w| (c, w)))
+            {
+                // Opposite partners on mixed colours sweep across joined edges: the game
+                // refuses that combination.
+                if colours == Colours::Mixed
+                    && mode == Mode::Partners(Seating::Opposite)
+                    && wrap != Wrap::None
+                {
+                    continue;
+                }
+                let p = start_on(Kind::Queens, mode, colours, wrap);
                 for seat in 0..4 {
-                    assert_eq!(labels(&p, seat).len(), 12, "{mode:?} {colours:?} {seat}");
+                    assert_eq!(
+                        labels(&p, seat).len(),
+                        12,
+                        "{mode:?} {colours:?} {wrap:?} {seat}"
+                    );
                     let moves = p.moves_of(Seat(seat));
                     assert!(!moves.is_empty());
                     if seat == 0 {
-                        assert!(moves.iter().all(|m| !m.is_jump()), "{mode:?} {colours:?}");
+                        assert!(
+                            moves.iter().all(|m| !m.is_jump()),
+                            "{mode:?} {colours:?} {wrap:?}"
+                        );
                     }
                     assert!(
                         moves.iter().all(|m| m.jumped.len() <= 1),
-                        "{mode:?} {colours:?} seat {seat}: {:?}",
+                        "{mode:?} {colours:?} {wrap:?} seat {seat}: {:?}",
                         moves.iter().map(|m| p.move_text(m)).collect::<Vec<_>>()
                     );
                 }

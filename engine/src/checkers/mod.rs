@@ -940,12 +940,16 @@ impl CheckersPosition {
 
     /// Takes a seat out of a game that goes on without it (a cut-throat player who resigned
     /// or ran out of time): every checker of his leaves the board, stacks he topped pass to
-    /// the checker beneath, and if it was his turn the turn passes on.
+    /// the checker beneath, and if it was his turn (or the player to move is left with no
+    /// move) the turn passes on.
     pub fn withdraw(&mut self, seat: Seat) {
         let mut removed = Vec::new();
         self.vanish(seat, &mut removed);
-        if self.turn == seat {
-            self.pass_turn(seat);
+        // The player to move may have lost his only move with the leaver's checkers (a jump
+        // over them): then he passes too.
+        let to_move = self.turn;
+        if to_move == seat || !self.can_move(to_move) {
+            self.pass_turn(to_move);
         }
     }
 

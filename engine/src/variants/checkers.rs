@@ -481,6 +481,14 @@ impl CheckersFamily {
                                 .into(),
                         ))
                     }
+                    "mixed" if mode == Mode::Partners(Seating::Opposite) && wrap != Wrap::None => {
+                        return Err(GameError::BadOption(
+                            "colours=mixed with seating=opposite gives three players a long \
+                             first-move jump across the joined edges: use board=flat, \
+                             colours=same or seating=adjacent"
+                                .into(),
+                        ))
+                    }
                     "mixed" => Colours::Mixed,
                     other => {
                         return Err(GameError::BadOption(format!(
