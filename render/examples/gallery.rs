@@ -113,6 +113,10 @@ fn main() {
     // corner off limits), as the game draws them for White 2 (facing right).
     save("four-armies.png", &doubles::doubles_view());
 
+    // Four-player Stax from the engine's own game, 60 moves in: stacks of several colours,
+    // seen by Orange from the left edge.
+    save("four-player-stax.png", &four_player_stax());
+
     // A cylinder and a torus.
     for (name, wrap) in [("cylinder.png", Wrap::Files), ("torus.png", Wrap::Both)] {
         let board = Arc::new(
@@ -124,4 +128,26 @@ fn main() {
         let figures = vec![Placed::new(board.cell("a3").unwrap(), Seat(0), Figure::Man)];
         save(name, &view(board, Seat(0), figures, &["White", "Black"]));
     }
+}
+
+/// A four-player Stax game played 60 moves by the engine (the longest jump, else the first
+/// move listed, each turn), as Orange sees it.
+fn four_player_stax() -> View {
+    let game = engine::registry::variant("stax").unwrap();
+    let mut state = game.setup(&engine::game::Options::new(), 4, 11).unwrap();
+    for _ in 0..60 {
+        let Some(prompt) = game.prompts(&state).unwrap().first().cloned() else {
+            break;
+        };
+        let texts = game.legal_texts(&state, prompt.seat).unwrap();
+        let text = texts
+            .iter()
+            .max_by_key(|t| t.matches('x').count())
+            .unwrap()
+            .clone();
+        game.play(&mut state, prompt.seat, &text).unwrap();
+    }
+    let mut view = game.view(&state, Viewer::Seat(Seat(2))).unwrap();
+    view.players = ["alice", "bob", "carol", "dave"].map(String::from).to_vec();
+    view
 }
