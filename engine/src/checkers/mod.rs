@@ -1131,6 +1131,9 @@ impl CheckersPosition {
             _ if legal.iter().any(|m| m.is_jump()) => {
                 "a jump is available, and jumping is compulsory".into()
             }
+            _ if cells.len() == 2 && !self.stack(cells[1]).is_empty() => {
+                format!("{} is occupied", self.move_text_square(cells[1]))
+            }
             _ => "that piece cannot move there".into(),
         };
         format!("{text} is not legal: {reason}")
