@@ -680,3 +680,50 @@ async fn four_players_at_cut_throat_doubles_chess() {
     fake.assert_interactions_answered();
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_players_at_standard_doubles_stax() {
+    let (_dir, fake, alice, bob, bot) = connected("discord-stax4").await;
+    let carol = fake.person(103, "carol");
+    let dave = fake.person(104, "dave");
+    let (lobby, thread) = open_game(&fake, &alice, "stax", "players=4 order=joined").await;
+    for who in [&bob, &carol, &dave] {
+        fake.answer(fake.press(who, &lobby, "rookery:join:1")).await;
+    }
+    let start = message_with(&fake, thread, "begins").await;
+    assert!(
+        start.content.contains("<@103> plays Orange"),
+        "{}",
+        start.content
+    );
+    assert!(start.images.iter().any(|i| is_png(i)));
+
+    // Autocomplete offers White's moves on the 12x12 board, in coordinates.
+    let offered = fake
+        .choices(fake.autocomplete(&alice, thread, "move", "move", "e3", &[]))
+        .await;
+    let mut offered_sorted = offered.clone();
+    offered_sorted.sort();
+    assert_eq!(offered_sorted, ["e3-d4", "e3-f4"]);
+    // Orange's checkers are White's partner's: refused, and nothing changes.
+    let partners = slash(&fake, &alice, thread, "move", &[("move", json!("c5-d6"))]).await;
+    assert!(partners.contains("your partner's"), "{partners}");
+    let played = slash(&fake, &alice, thread, "move", &[("move", json!("e3-f4"))]).await;
+    assert!(played.contains("You played e3-f4"), "{played}");
+    // Standard doubles: Black, across from White, moves next.
+    message_with(&fake, thread, "<@102>, your move (Black)").await;
+    let early = slash(&fake, &carol, thread, "move", &[("move", json!("c5-d6"))]).await;
+    assert!(early.contains("not your turn"), "{early}");
+
+    // Blue resigns: his partner loses with him.
+    slash(&fake, &dave, thread, "resign", &[]).await;
+    let end = message_with(&fake, thread, "Game over").await;
+    assert!(
+        end.content.contains("White and Orange win by resignation"),
+        "{}",
+        end.content
+    );
+    assert_posted_once(&fake);
+    fake.assert_interactions_answered();
+    bot.stop().await;
+}
