@@ -11,6 +11,11 @@ use engine::checkers::{Checker, CheckersPosition, CheckersRules, Colours, Kind, 
 use engine::{Cell, Seat};
 use proptest::prelude::*;
 
+/// A square in board coordinates (file, rank), from 0 at the bottom left.
+type Xy = (i32, i32);
+/// A move as listed for comparison: where it starts and every square it lands on.
+type Listed = (Xy, Vec<Xy>);
+
 /// A seat's view of the board: (file, rank) steps for its headings.
 struct Frame {
     /// Quarter turns clockwise from facing up the board.
@@ -207,7 +212,7 @@ impl<'a> Reference<'a> {
     }
 
     /// The legal moves of the side to move, as (from, path) in coordinates, sorted.
-    fn moves(&self) -> Vec<((i32, i32), Vec<(i32, i32)>)> {
+    fn moves(&self) -> Vec<Listed> {
         let turn = self.pos.turn();
         if self.pos.is_out(turn) {
             return Vec::new();
@@ -252,7 +257,7 @@ impl<'a> Reference<'a> {
     }
 }
 
-fn engine_moves(pos: &CheckersPosition) -> Vec<((i32, i32), Vec<(i32, i32)>)> {
+fn engine_moves(pos: &CheckersPosition) -> Vec<Listed> {
     let c = |cell: Cell| {
         let (f, r) = pos.board().coord(cell);
         (f as i32, r as i32)

@@ -101,7 +101,7 @@ impl CheckersRules {
                 wrap: match wrap {
                     // Players sitting across from each other regard their own right and left
                     // edges as touching: files for the top and bottom, ranks for the sides.
-                    Wrap::Files | Wrap::Ranks if edges[i] % 2 == 0 => Wrap::Files,
+                    Wrap::Files | Wrap::Ranks if edges[i].is_multiple_of(2) => Wrap::Files,
                     Wrap::Files | Wrap::Ranks => Wrap::Ranks,
                     other => other,
                 },
@@ -142,7 +142,7 @@ pub(super) fn start_cells(rules: &CheckersRules, board: &Board) -> Vec<Vec<Cell>
         .iter()
         .enumerate()
         .map(|(seat, plan)| {
-            let across = if board.frame(seat).quarter_turns() % 2 == 0 {
+            let across = if board.frame(seat).quarter_turns().is_multiple_of(2) {
                 files
             } else {
                 ranks
@@ -153,7 +153,7 @@ pub(super) fn start_cells(rules: &CheckersRules, board: &Board) -> Vec<Vec<Cell>
                 .filter(|&c| board.frame_rank(seat, c).is_some_and(|r| r < 3))
                 .filter(|&c| {
                     let (f, r) = board.coord(c);
-                    let along = if board.frame(seat).quarter_turns() % 2 == 0 {
+                    let along = if board.frame(seat).quarter_turns().is_multiple_of(2) {
                         f
                     } else {
                         r
