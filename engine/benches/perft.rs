@@ -1,8 +1,11 @@
 //! Perft speed: nodes per second (criterion's "elements/s"): chess from the start and from
-//! Kiwipete, and checkers from the start.
+//! Kiwipete, American checkers from the start, and Stax for four (standard doubles) from its
+//! start.
 //! The last level is bulk-counted (the number of legal moves, not played).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use engine::board::Wrap;
+use engine::checkers::{self, CheckersPosition, CheckersRules, Colours, Kind, Mode, Seating};
 use engine::chess::{perft, Position, Rules};
 
 fn bench(c: &mut Criterion) {
@@ -27,6 +30,31 @@ fn bench(c: &mut Criterion) {
         group.throughput(Throughput::Elements(nodes));
         group.bench_function(format!("{name}/depth{depth}"), |b| {
             b.iter(|| perft(black_box(&pos), depth))
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("checkers-perft");
+    group.sample_size(10);
+    let american = CheckersPosition::american();
+    let doubles = CheckersPosition::start(
+        CheckersRules::doubles(
+            Kind::Stax,
+            Mode::Partners(Seating::Adjacent),
+            Colours::Same,
+            Wrap::None,
+            false,
+        ),
+        0,
+    );
+    for (name, pos, depth, nodes) in [
+        ("american", &american, 8, 845_931),
+        ("stax-doubles", &doubles, 6, 36_320),
+    ] {
+        assert_eq!(checkers::perft(pos, depth), nodes);
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(format!("{name}/depth{depth}"), |b| {
+            b.iter(|| checkers::perft(black_box(pos), depth))
         });
     }
     group.finish();

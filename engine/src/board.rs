@@ -265,6 +265,26 @@ impl BoardSpec {
         }
     }
 
+    /// The same board with other edges joined (a seat whose pieces move on a cylinder of its
+    /// own: Adams' four-player boards).
+    pub fn with_wrap(&self, wrap: Wrap) -> BoardSpec {
+        match self {
+            BoardSpec::Square {
+                files,
+                ranks,
+                holes,
+                facing,
+                ..
+            } => BoardSpec::Square {
+                files: *files,
+                ranks: *ranks,
+                wrap,
+                holes: holes.clone(),
+                facing: facing.clone(),
+            },
+        }
+    }
+
     /// The board for this spec, built once per process and shared.
     pub fn build(&self) -> Arc<Board> {
         static CACHE: OnceLock<Mutex<Vec<Arc<Board>>>> = OnceLock::new();

@@ -374,22 +374,10 @@ fn seat_data(rules: &CheckersRules, board: &Arc<Board>) -> Arc<[SeatData]> {
         .enumerate()
         .map(|(i, plan)| {
             let seat = Seat(i as u8);
-            let moves_on = match &rules.board {
-                BoardSpec::Square {
-                    files,
-                    ranks,
-                    wrap,
-                    holes,
-                    facing,
-                } if *wrap != plan.wrap => BoardSpec::Square {
-                    files: *files,
-                    ranks: *ranks,
-                    wrap: plan.wrap,
-                    holes: holes.clone(),
-                    facing: facing.clone(),
-                }
-                .build(),
-                _ => board.clone(),
+            let moves_on = if board.wrap() == plan.wrap {
+                board.clone()
+            } else {
+                rules.board.with_wrap(plan.wrap).build()
             };
             let depth = board.frame_depth(i).unwrap_or(8);
             let king_row = board
@@ -476,7 +464,12 @@ impl CheckersPosition {
                 eat((i >> 8) as u8);
             }
             for c in stack {
-                eat(c.seat.0 | (c.king as u8) << 3 | c.number.unwrap_or(0) << 4);
+                // Two seats keep the encoding stored games already use; further seats add a
+                // byte naming the seat.
+                eat((c.seat.0 & 1) | (c.king as u8) << 1 | c.number.unwrap_or(0) << 2);
+                if c.seat.0 > 1 {
+                    eat(0xf0 | c.seat.0);
+                }
             }
             eat(0xff);
         }

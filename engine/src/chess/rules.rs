@@ -180,25 +180,9 @@ impl Rules {
         let own_boards = !spec.army_wrap.is_empty();
         let armies = (0..seats)
             .map(|s| {
-                let moves_on = match (spec.army_wrap.get(s), &spec.board) {
-                    (
-                        Some(&wrap),
-                        BoardSpec::Square {
-                            files,
-                            ranks,
-                            holes,
-                            facing,
-                            ..
-                        },
-                    ) => BoardSpec::Square {
-                        files: *files,
-                        ranks: *ranks,
-                        wrap,
-                        holes: holes.clone(),
-                        facing: facing.clone(),
-                    }
-                    .build(),
-                    _ => board.clone(),
+                let moves_on = match spec.army_wrap.get(s) {
+                    Some(&wrap) => spec.board.with_wrap(wrap).build(),
+                    None => board.clone(),
                 };
                 army(&board, moves_on, s, spec.pawns)
             })
