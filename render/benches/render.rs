@@ -1,5 +1,6 @@
-//! Rendering and encoding a board, as done after every move: an 8x8 chess middlegame and a
-//! 12x12 board with Adams' four Doubles Chess armies.
+//! Rendering and encoding a board, as done after every move: an 8x8 chess middlegame, a
+//! 12x12 board with Adams' four Doubles Chess armies, and Caverly's Trimens board of 258
+//! numbered triangles seen by the second player (turned 120 degrees).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 
@@ -22,8 +23,44 @@ fn chess_view() -> View {
     chess.view(&state, Viewer::Seat(Seat::BLACK)).unwrap()
 }
 
+/// The Trimens board with every triangle numbered and a piece of each army.
+fn triangles_view() -> View {
+    use engine::chess::Role;
+    use engine::view::{Figure, Placed};
+    let board = engine::board::BoardSpec::Trimens { seats: 3 }.build();
+    let figures = ["1", "129", "243"]
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            Placed::new(
+                board.cell(n).unwrap(),
+                Seat(i as u8),
+                Figure::Chess(Role::Queen),
+            )
+        })
+        .collect();
+    let mut view = doubles::doubles_view();
+    view.board = board.clone();
+    view.figures = figures;
+    view.bottom = Seat(1);
+    view.viewer = Viewer::Seat(Seat(1));
+    view.last_move = Vec::new();
+    view.checks = Vec::new();
+    view.table = Vec::new();
+    view.players = vec!["ann".into(), "ben".into(), "cy".into()];
+    view.square_names = board
+        .cells()
+        .map(|c| (c, board.label(c).to_string()))
+        .collect();
+    view
+}
+
 fn bench(c: &mut Criterion) {
-    for (name, view) in [("8x8", chess_view()), ("12x12", doubles::doubles_view())] {
+    for (name, view) in [
+        ("8x8", chess_view()),
+        ("12x12", doubles::doubles_view()),
+        ("triangles", triangles_view()),
+    ] {
         // The first render prepares the background and sprites; measure the steady state.
         let png = render::render_png(&view).unwrap();
         eprintln!("{name}: {} bytes", png.len());

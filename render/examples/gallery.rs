@@ -117,6 +117,12 @@ fn main() {
     // seen by Orange from the left edge.
     save("four-player-stax.png", &four_player_stax());
 
+    // Caverly's Trimens board, its triangles numbered, from player 1's side and from player
+    // 2's (turned 120 degrees).
+    for (name, seat) in [("trimens.png", 0), ("trimens-player-2.png", 1)] {
+        save(name, &trimens_view(Seat(seat)));
+    }
+
     // A cylinder and a torus.
     for (name, wrap) in [("cylinder.png", Wrap::Files), ("torus.png", Wrap::Both)] {
         let board = Arc::new(
@@ -150,4 +156,23 @@ fn four_player_stax() -> View {
     let mut view = game.view(&state, Viewer::Seat(Seat(2))).unwrap();
     view.players = ["alice", "bob", "carol", "dave"].map(String::from).to_vec();
     view
+}
+
+/// The Trimens board with its numbers and a few pieces of each army, seen by `bottom`.
+fn trimens_view(bottom: Seat) -> View {
+    let board = engine::board::BoardSpec::Trimens { seats: 3 }.build();
+    let c = |n: &str| board.cell(n).unwrap();
+    let figures = vec![
+        Placed::new(c("1"), Seat(0), Figure::Chess(Role::Rook)),
+        Placed::new(c("6"), Seat(0), Figure::Chess(Role::King)),
+        Placed::new(c("15"), Seat(0), Figure::Chess(Role::Pawn)),
+        Placed::new(c("129"), Seat(1), Figure::Chess(Role::Queen)),
+        Placed::new(c("243"), Seat(2), Figure::Chess(Role::Bishop)),
+    ];
+    let mut v = view(board.clone(), bottom, figures, &["ann", "ben", "cy"]);
+    v.square_names = board
+        .cells()
+        .map(|cell| (cell, board.label(cell).to_string()))
+        .collect();
+    v
 }

@@ -9,6 +9,8 @@ pub(crate) const CAPTION_PX: f32 = 46.0;
 pub(crate) const MARGIN_PX: f32 = 28.0;
 /// The longest side of the board in pixels, before capping the cell size.
 const BOARD_PX: f32 = 640.0;
+/// Boards of triangles have many small cells: they get more room.
+const TRIANGLE_BOARD_PX: f32 = 800.0;
 /// Cells never get larger than this, so small boards stay compact.
 const MAX_CELL_PX: f32 = 84.0;
 
@@ -26,6 +28,13 @@ pub struct Layout {
     min_x: f32,
     max_y: f32,
     centres: Vec<(f32, f32)>,
+    /// Where each cell's figure stands, and where its name is written (pixels).
+    figure_centres: Vec<(f32, f32)>,
+    name_anchors: Vec<(f32, f32)>,
+    /// The size figures are drawn at: a square's side, or what fits a triangle.
+    pub figure_px: f32,
+    /// Whether the cells are triangles (names inside the cell, not in its corner).
+    pub triangles: bool,
     /// The board's pixel rectangle: left, top, right, bottom.
     pub board_rect: (f32, f32, f32, f32),
 }
@@ -54,7 +63,16 @@ impl Layout {
             }
         }
         let (w, h) = ((max_x - min_x).max(1.0), (max_y - min_y).max(1.0));
-        let scale = (BOARD_PX / w.max(h)).min(MAX_CELL_PX).floor();
+        let triangles = board
+            .cells()
+            .next()
+            .is_some_and(|c| board.info(c).polygon.len() == 3);
+        let room = if triangles {
+            TRIANGLE_BOARD_PX
+        } else {
+            BOARD_PX
+        };
+        let scale = (room / w.max(h)).min(MAX_CELL_PX).floor();
         let board_w = (w * scale).round();
         let board_h = (h * scale).round();
         let left = MARGIN_PX;
@@ -68,13 +86,49 @@ impl Layout {
             min_x,
             max_y,
             centres: Vec::new(),
+            figure_centres: Vec::new(),
+            name_anchors: Vec::new(),
+            figure_px: if triangles { scale * 0.5 } else { scale },
+            triangles,
             board_rect: (left, top, left + board_w, top + board_h),
         };
         layout.centres = board
             .cells()
             .map(|c| layout.to_px(centroid(&board.info(c).polygon)))
             .collect();
+        if triangles {
+            // A triangle's name sits just inside its base, its figure higher up toward the
+            // apex, so that both show.
+            let along = |c: Cell, t: f32| {
+                let poly = &board.info(c).polygon;
+                let base = [
+                    (poly[0][0] + poly[1][0]) / 2.0,
+                    (poly[0][1] + poly[1][1]) / 2.0,
+                ];
+                let apex = poly[2];
+                layout.to_px([
+                    base[0] + (apex[0] - base[0]) * t,
+                    base[1] + (apex[1] - base[1]) * t,
+                ])
+            };
+            let figures = board.cells().map(|c| along(c, 0.52)).collect();
+            let names = board.cells().map(|c| along(c, 0.13)).collect();
+            layout.figure_centres = figures;
+            layout.name_anchors = names;
+        } else {
+            layout.figure_centres = layout.centres.clone();
+        }
         layout
+    }
+
+    /// Where a cell's figure is drawn (the centre of a square; higher in a triangle).
+    pub fn figure_centre(&self, cell: Cell) -> (f32, f32) {
+        self.figure_centres[cell.index()]
+    }
+
+    /// Where a triangle's name is written, centred (none for squares, named in a corner).
+    pub fn name_anchor(&self, cell: Cell) -> Option<(f32, f32)> {
+        self.name_anchors.get(cell.index()).copied()
     }
 
     /// A point in board units to pixels.

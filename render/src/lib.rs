@@ -283,6 +283,12 @@ fn draw_square_names(img: &mut RgbImage, board: &Board, layout: &Layout, names: 
     let size = (layout.scale * 0.18) as u32;
     let pad = layout.scale * 0.04;
     for (cell, name) in names {
+        if let Some(anchor) = layout.name_anchor(*cell) {
+            // Triangles: inside, just above the base, a little darker to read at its size.
+            let ink = palette::mix(cell_colour(board, *cell), palette::INK, 0.55);
+            text::draw_centred(img, name, anchor, Ink::new(size.max(9), false, ink));
+            continue;
+        }
         let (left, top) = layout
             .polygon(board, *cell)
             .into_iter()
@@ -386,8 +392,8 @@ fn draw_wrap_hints(img: &mut RgbImage, board: &Board, layout: &Layout) {
 }
 
 fn draw_figure(img: &mut RgbImage, layout: &Layout, placed: &Placed) {
-    let (cx, cy) = layout.cell_centre(placed.cell);
-    let cell = layout.scale;
+    let (cx, cy) = layout.figure_centre(placed.cell);
+    let cell = layout.figure_px;
     let army = placed.army.index();
     let mut top_colour = palette::army(army).fill;
     // Where a number is written (its centre and text size): the middle of the checker.

@@ -563,3 +563,67 @@ fn caption_names_players_and_state() {
         .all(|y| (0..layout.width).all(|x| plain.get_pixel(x, y) == named.get_pixel(x, y)));
     assert!(board_same, "names never spill onto the board");
 }
+
+/// Triangles: each Trimens player sees his own back row at the bottom (the board turned by
+/// 120 degrees for the others), figures stand inside their triangles and every triangle's
+/// number is written inside it.
+#[test]
+fn a_board_of_triangles_turns_to_each_player_with_figures_and_numbers_inside() {
+    let board = engine::board::BoardSpec::Trimens { seats: 3 }.build();
+    for seat in 0..3u8 {
+        let rook = board
+            .cells()
+            .find(|&c| board.frame_coord(seat as usize, c) == Some((0, 1)))
+            .unwrap();
+        let mut view = synthetic(
+            board.clone(),
+            Seat(seat),
+            vec![Placed::new(rook, Seat(seat), Figure::Chess(Role::Rook))],
+        );
+        view.square_names = board
+            .cells()
+            .map(|c| (c, board.label(c).to_string()))
+            .collect();
+        let layout = render::layout(&view);
+        // The seat's back row is the lowest row of the picture.
+        let lowest = board
+            .cells()
+            .max_by(|a, b| {
+                layout
+                    .cell_centre(*a)
+                    .1
+                    .total_cmp(&layout.cell_centre(*b).1)
+            })
+            .unwrap();
+        assert_eq!(
+            board.frame_coord(seat as usize, lowest).map(|c| c.0),
+            Some(0)
+        );
+        let img = render::render_image(&view);
+        // The rook stands inside its triangle, in its army's colour.
+        let (fx, fy) = layout.figure_centre(rook);
+        let inside = |p: (f32, f32)| {
+            let poly = layout.polygon(&board, rook);
+            let sign = |a: (f32, f32), b: (f32, f32)| {
+                (b.0 - a.0) * (p.1 - a.1) - (b.1 - a.1) * (p.0 - a.0)
+            };
+            let s: Vec<f32> = (0..3).map(|i| sign(poly[i], poly[(i + 1) % 3])).collect();
+            s.iter().all(|x| *x >= 0.0) || s.iter().all(|x| *x <= 0.0)
+        };
+        assert!(inside((fx, fy)), "seat {seat}");
+        let army = render::army_colours(seat as usize);
+        let near = (-6..=6)
+            .flat_map(|dy| (-6..=6).map(move |dx| (dx, dy)))
+            .filter(|(dx, dy)| {
+                let px = img
+                    .get_pixel((fx as i32 + dx) as u32, (fy as i32 + dy) as u32)
+                    .0;
+                close(px, army.fill, 10) || close(px, army.stroke, 10)
+            })
+            .count();
+        assert!(near > 10, "seat {seat}: the rook is drawn ({near} pixels)");
+        // Numbers are written inside their triangles.
+        let anchor = layout.name_anchor(rook).unwrap();
+        assert!(inside(anchor), "seat {seat}: the number is inside");
+    }
+}

@@ -158,16 +158,8 @@ impl CheckersRules {
             .to_vec()
     }
 
-    /// The seat that moves after `seat` in the plain order of play (seat order round the
-    /// table; with two seats, the other one).
-    pub fn next_in_order(&self, seat: Seat) -> Seat {
-        Seat(((seat.index() + 1) % self.seat_count()) as u8)
-    }
-
     fn board_wrap(&self) -> Wrap {
-        match &self.board {
-            BoardSpec::Square { wrap, .. } => *wrap,
-        }
+        self.board.wrap()
     }
 }
 

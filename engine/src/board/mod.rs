@@ -25,6 +25,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
+mod frame_board;
+pub use frame_board::FrameBoard;
+
 /// The most cells any board may have (Trimens' 258 triangles fit with room to spare).
 pub const MAX_CELLS: usize = 320;
 const SET_WORDS: usize = MAX_CELLS / 64;
@@ -251,6 +254,9 @@ pub enum BoardSpec {
         holes: Vec<(u8, u8)>,
         facing: Vec<u8>,
     },
+    /// Caverly's Trimens board of 258 triangles for `seats` players (2 or 3), each reading it
+    /// in his own frame.
+    Trimens { seats: u8 },
 }
 
 impl BoardSpec {
@@ -262,6 +268,14 @@ impl BoardSpec {
             wrap: Wrap::None,
             holes: Vec::new(),
             facing: vec![0, 2],
+        }
+    }
+
+    /// Which edges are joined.
+    pub fn wrap(&self) -> Wrap {
+        match self {
+            BoardSpec::Square { wrap, .. } => *wrap,
+            BoardSpec::Trimens { .. } => Wrap::None,
         }
     }
 
@@ -282,6 +296,7 @@ impl BoardSpec {
                 holes: holes.clone(),
                 facing: facing.clone(),
             },
+            other => other.clone(),
         }
     }
 
@@ -305,6 +320,7 @@ impl BoardSpec {
                 .holes(holes.iter().copied())
                 .seats_facing(facing)
                 .build(),
+            BoardSpec::Trimens { seats } => FrameBoard::trimens(*seats).build(self.clone()),
         });
         boards.push(board.clone());
         board
@@ -339,6 +355,8 @@ pub struct Board {
     frames: Vec<Frame>,
     grid: Option<Grid>,
     wrap: Wrap,
+    /// Boards given cell by cell: per seat, per cell, (rank, file) in the seat's own frame.
+    frame_coords: Vec<Vec<(i16, i16)>>,
 }
 
 #[derive(Debug)]
@@ -448,6 +466,9 @@ impl Board {
     /// (rank 1 for White is 0, rank 8 is 7; for a seat at the left edge, the a-file is 0).
     /// `None` on boards not built on a grid.
     pub fn frame_rank(&self, seat: usize, cell: Cell) -> Option<i16> {
+        if let Some(frame) = self.frame_coords.get(seat) {
+            return Some(frame[cell.index()].0);
+        }
         let (files, ranks) = self.grid_size()?;
         let (f, r) = self.coord(cell);
         Some(match self.frame(seat).quarter_turns % 4 {
@@ -459,12 +480,29 @@ impl Board {
     }
     /// The number of rows from `seat`'s own edge to the far edge (8 on 8x8).
     pub fn frame_depth(&self, seat: usize) -> Option<i16> {
+        if let Some(frame) = self.frame_coords.get(seat) {
+            return frame.iter().map(|rc| rc.0 + 1).max();
+        }
         let (files, ranks) = self.grid_size()?;
         Some(if self.frame(seat).quarter_turns.is_multiple_of(2) {
             ranks as i16
         } else {
             files as i16
         })
+    }
+    /// Where a cell lies in a seat's own coordinates on a board given cell by cell: (rank from
+    /// the seat's own edge, from 0; file along the rank). None on grids, whose frames are
+    /// quarter turns of one grid (see [`Board::frame_rank`]).
+    pub fn frame_coord(&self, seat: usize, cell: Cell) -> Option<(i16, i16)> {
+        Some(self.frame_coords.get(seat)?[cell.index()])
+    }
+    /// The cell at (rank, file) of a seat's own frame, on a board given cell by cell.
+    pub fn frame_cell(&self, seat: usize, rank: i16, file: i16) -> Option<Cell> {
+        let frame = self.frame_coords.get(seat)?;
+        frame
+            .iter()
+            .position(|&rc| rc == (rank, file))
+            .map(|i| Cell(i as u16))
     }
     /// The frame of a seat. Boards with fewer frames than seats repeat them in turn.
     #[inline]
@@ -791,6 +829,7 @@ impl SquareBoard {
             frames,
             grid: Some(grid),
             wrap: self.wrap,
+            frame_coords: Vec::new(),
         }
     }
 }
