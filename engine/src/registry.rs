@@ -4,7 +4,7 @@
 //! use engine::registry;
 //! assert_eq!(registry::variant("960").unwrap().info().id, "chess960");
 //! let err = registry::variant("chezz").unwrap_err();
-//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, zombie, masquerade, synchronous, checkers, stax, queens"), "{err}");
+//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, zombie, masquerade, synchronous, checkers, stax, queens"), "{err}");
 //! ```
 
 use crate::game::{AnyGame, GameError};
@@ -16,14 +16,16 @@ use crate::variants::{
     doubles::Doubles,
     masquerade::Masquerade,
     synchronous::Synchronous,
+    trimens::Trimens,
     zombie::Zombie,
 };
 
-static VARIANTS: [&dyn AnyGame; 10] = [
+static VARIANTS: [&dyn AnyGame; 11] = [
     &Chess,
     &Chess960,
     &Doubles,
     &CrowdedHouse,
+    &Trimens,
     &Zombie,
     &Masquerade,
     &Synchronous,

@@ -404,6 +404,22 @@ impl Position {
     }
 
     /// The rules this position is played under.
+    /// The same position under other rules for the same board and seats: in Trimens Chess a
+    /// mated player's pieces die, which changes who is whose enemy.
+    ///
+    /// # Panics
+    /// If the rules are for another board or number of seats.
+    pub fn with_rules(&self, rules: Arc<Rules>) -> Position {
+        assert!(
+            rules.spec().board == self.rules.spec().board && rules.seats() == self.rules.seats(),
+            "the same board and seats"
+        );
+        Position {
+            rules,
+            ..self.clone()
+        }
+    }
+
     pub fn rules(&self) -> &Arc<Rules> {
         &self.rules
     }
@@ -524,7 +540,7 @@ impl Position {
 
     #[inline]
     fn is_enemy(&self, v: u8, us: usize) -> bool {
-        v != 0 && self.rules.teams[seat_of(v)] != self.rules.teams[us]
+        v != 0 && self.rules.enemy_mask[us] >> seat_of(v) & 1 == 1
     }
 
     // ---- attacks -------------------------------------------------------------------------
@@ -1201,7 +1217,7 @@ impl Position {
             self
         } else {
             let enemy = (0..self.rules.seats())
-                .find(|&s| self.rules.teams[s] != self.rules.teams[by.index()])
+                .find(|&s| self.rules.enemy_mask[by.index()] >> s & 1 == 1)
                 .unwrap_or((by.index() + 1) % self.rules.seats());
             let mut p = self.clone();
             p.set_piece(

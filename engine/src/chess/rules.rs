@@ -34,6 +34,14 @@ pub struct RulesSpec {
     /// and right edges touching). Empty: every army moves on the board as built.
     #[serde(default)]
     pub army_wrap: Vec<Wrap>,
+    /// Armies whose pieces are dead (Trimens Chess: a mated or stalemated player's pieces stay
+    /// as part of the board), one bit per seat: nobody captures them or is checked by them.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dead: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// How far a pawn may step forward.
@@ -74,6 +82,7 @@ impl RulesSpec {
             extended_knight: false,
             castling: CastlingRule::FixedFiles,
             army_wrap: Vec::new(),
+            dead: 0,
         }
     }
 
@@ -166,13 +175,16 @@ impl Rules {
         assert!((1..=MAX_SEATS).contains(&seats), "1 to {MAX_SEATS} seats");
         let mut teams = [0; MAX_SEATS];
         teams[..seats].copy_from_slice(&spec.teams);
+        // Dead armies are nobody's enemy, and have none.
+        let alive = |s: usize| spec.dead >> s & 1 == 0;
+        let enemy = |s: usize, e: usize| teams[e] != teams[s] && alive(s) && alive(e);
         let enemies = (0..seats)
-            .map(|s| (0..seats).filter(|&e| teams[e] != teams[s]).collect())
+            .map(|s| (0..seats).filter(|&e| enemy(s, e)).collect())
             .collect();
         let mut enemy_mask = [0u8; MAX_SEATS];
         for (s, mask) in enemy_mask.iter_mut().enumerate().take(seats) {
             for e in 0..seats {
-                if teams[e] != teams[s] {
+                if enemy(s, e) {
                     *mask |= 1 << e;
                 }
             }
@@ -268,6 +280,17 @@ fn army(shared: &Board, moves_on: Arc<Board>, seat: usize, pawns: PawnRule) -> A
     // Rows are read on the shared board: an army whose sides wrap still has a back and a
     // far edge.
     let (promotion, home_row, double_step, triple_step) = match pawns {
+        PawnRule::Orthodox if shared.frame_coord(seat, Cell(0)).is_some() => {
+            // A board given cell by cell (Trimens): the rows of the army's own frame. A pawn
+            // promotes on a cell with no cell ahead of it.
+            let row = |c: Cell| shared.frame_rank(seat, c).unwrap_or(0);
+            let set = |r: i16| shared.cells().filter(|&c| row(c) == r).collect::<CellSet>();
+            let promotion = shared
+                .cells()
+                .filter(|&c| shared.step(c, forward).is_none())
+                .collect();
+            (promotion, set(0), set(1), CellSet::EMPTY)
+        }
         PawnRule::Orthodox => {
             let home_row: CellSet = shared
                 .cells()
@@ -299,7 +322,7 @@ fn army(shared: &Board, moves_on: Arc<Board>, seat: usize, pawns: PawnRule) -> A
             )
         }
     };
-    let home_line = home_line(shared, frame, home_row);
+    let home_line = home_line(shared, seat, home_row);
     let mut line_index = vec![u8::MAX; shared.len()];
     for (i, c) in home_line.iter().enumerate() {
         line_index[c.index()] = i as u8;
@@ -327,9 +350,14 @@ fn army(shared: &Board, moves_on: Arc<Board>, seat: usize, pawns: PawnRule) -> A
 
 /// The cells of an army's home row in order along the line castling is read on: toward higher
 /// files for an army at the top or bottom edge, toward higher ranks for one at a side.
-fn home_line(board: &Board, frame: &crate::board::Frame, home_row: CellSet) -> Vec<Cell> {
-    let sideways = frame.quarter_turns() % 2 == 1;
+fn home_line(board: &Board, seat: usize, home_row: CellSet) -> Vec<Cell> {
     let mut line: Vec<Cell> = home_row.iter().collect();
+    if board.frame_coord(seat, Cell(0)).is_some() {
+        // Boards given cell by cell: along the row of the army's own frame, left to right.
+        line.sort_by_key(|&c| board.frame_coord(seat, c).map(|rc| rc.1));
+        return line;
+    }
+    let sideways = board.frame(seat).quarter_turns() % 2 == 1;
     line.sort_by_key(|&c| {
         let (f, r) = board.coord(c);
         if sideways {

@@ -8,4 +8,5 @@ pub mod crowded_house;
 pub mod doubles;
 pub mod masquerade;
 pub mod synchronous;
+pub mod trimens;
 pub mod zombie;

@@ -1,0 +1,232 @@
+//! Trimens Chess against its book.
+
+use super::*;
+
+fn game(seats: usize, options: &[&str]) -> TrimensState {
+    let options = Options::parse(options.iter().map(|s| s.to_string())).unwrap();
+    Trimens.setup(&options, seats, 0).unwrap()
+}
+
+fn play(state: &mut TrimensState, text: &str) -> Vec<Event> {
+    let seat = state.to_move();
+    Game::play(&Trimens, state, seat, text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+        .1
+}
+
+fn public(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Public(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The book's opening positions, by triangle number.
+#[test]
+fn the_armies_stand_on_the_books_triangles() {
+    let s = game(3, &[]);
+    let pos = s.position();
+    let at = |n: &str| {
+        let p = pos.piece_at(pos.board().cell(n).unwrap()).unwrap();
+        (p.seat.0 + 1, p.role.upper_char())
+    };
+    let book: [(u8, &str, &[&str]); 18] = [
+        (1, "K", &["6"]),
+        (1, "Q", &["5"]),
+        (1, "R", &["1", "10"]),
+        (1, "B", &["3", "8"]),
+        (1, "N", &["2", "9"]),
+        (1, "P", &["11", "12", "14", "15", "16", "17", "19", "20"]),
+        (2, "K", &["219"]),
+        (2, "Q", &["221"]),
+        (2, "R", &["168", "258"]),
+        (2, "B", &["170", "257"]),
+        (2, "N", &["169", "256"]),
+        (
+            2,
+            "P",
+            &["167", "166", "172", "218", "217", "223", "255", "254"],
+        ),
+        (3, "K", &["197"]),
+        (3, "Q", &["196"]),
+        (3, "R", &["141", "245"]),
+        (3, "B", &["195", "242"]),
+        (3, "N", &["142", "244"]),
+        (
+            3,
+            "P",
+            &["140", "143", "193", "192", "198", "199", "240", "246"],
+        ),
+    ];
+    for (player, role, triangles) in book {
+        for t in triangles {
+            assert_eq!(
+                at(t),
+                (player, role.chars().next().unwrap()),
+                "triangle {t}"
+            );
+        }
+    }
+    assert_eq!(pos.pieces().count(), 48);
+}
+
+/// The book's sample game (designated play, each mating the player on his left first),
+/// move by move in its own notation.
+#[test]
+fn the_books_sample_game_replays() {
+    let mut s = game(3, &["play=designated", "direction=left"]);
+    let moves = [
+        "1p/15-26",
+        "2p/218-174",
+        "3p/198-190",
+        "1p/17-24",
+        "2p/223-215",
+        "3p/193-146",
+        "1Q/5-119",
+        "2N/169-164",
+        "3B/195-191",
+        "1Q/119-122",
+        "2p/166-165",
+        "3Q/196-198",
+        "1p/14-27",
+        "2B/257-223",
+        "3B/191-27xP",
+        "1Q/122-230",
+        "2B/223-243",
+        "3B/27-5",
+        "1N/9-14",
+        "2B/243-141xR",
+    ];
+    for text in moves {
+        play(&mut s, text);
+    }
+    // 3Q/198-15 mates player 1: his pieces are dead and stay.
+    let events = play(&mut s, "3Q/198-15 chmt");
+    assert_eq!(s.moves.last().unwrap(), "3Q/198-15 chmt");
+    assert!(
+        public(&events)
+            .iter()
+            .any(|t| t == "White is checkmated: those pieces are dead and stay on the board."),
+        "{events:?}"
+    );
+    assert!(s.is_dead(Seat(0)));
+    assert_eq!(s.to_move(), Seat(1));
+    let pieces_before = s
+        .position()
+        .pieces()
+        .filter(|(_, p)| p.seat == Seat(0))
+        .count();
+    assert_eq!(pieces_before, 15, "White's pieces stay on the board");
+    for text in ["2B/170-118", "3Q/15-91", "2 O-O", "3Q/91-97"] {
+        play(&mut s, text);
+    }
+    let board = s.position().board();
+    let king = s.position().king(Seat(1)).unwrap();
+    assert_eq!(board.label(king), "169", "castled king side: K-169, R-170");
+    assert_eq!(
+        s.position()
+            .piece_at(board.cell("170").unwrap())
+            .map(|p| p.role),
+        Some(Role::Rook)
+    );
+    // The book calls its last move mate; Red's bishop on 5 can take the queen: check only.
+    let events = play(&mut s, "2Q/221-243 chmt");
+    assert_eq!(s.moves.last().unwrap(), "2Q/221-243 ch");
+    assert!(!events.iter().any(|e| matches!(e, Event::GameOver(_))));
+    assert_eq!(s.to_move(), Seat(2));
+    let texts = Trimens.legal_texts(&s, Seat(2));
+    assert!(texts.contains(&"3B/5-243xQ".to_string()), "{texts:?}");
+}
+
+#[test]
+fn bad_moves_are_refused_with_the_reason() {
+    let mut s = game(3, &[]);
+    let err = |s: &mut TrimensState, seat: u8, text: &str| {
+        Game::play(&Trimens, s, Seat(seat), text)
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(err(&mut s, 0, "1p/15-259").contains("there is no triangle 259"));
+    assert!(err(&mut s, 1, "2p/218-174").contains("not your turn"));
+    assert!(err(&mut s, 0, "2p/218-174").contains("written for player 2"));
+    // A bishop's "diagonal" through the points of the triangles.
+    play(&mut s, "1p/15-26");
+    play(&mut s, "2p/218-174");
+    play(&mut s, "3p/198-190");
+    let e = err(&mut s, 0, "1B/3-27");
+    assert!(e.contains("not legal"), "{e}");
+    // A dead army cannot move, and its pieces cannot be taken.
+    let mut s = game(3, &[]);
+    s.kill(Seat(2));
+    assert!(err(&mut s, 2, "3p/198-190").contains("dead"));
+    assert!(Trimens.is_out(&s, Seat(2)));
+}
+
+#[test]
+fn designated_play_forbids_checking_the_other_opponent() {
+    // Player 1 (White) must mate Red (his right) first: a move checking Black is illegal.
+    let s = game(3, &["play=designated", "direction=right"]);
+    assert_eq!(s.designated(Seat(0)), Some(Seat(2)));
+    assert_eq!(s.designated(Seat(1)), Some(Seat(0)));
+    let left = game(3, &["play=designated", "direction=left"]);
+    assert_eq!(left.designated(Seat(0)), Some(Seat(1)));
+    for m in s.legal() {
+        let mut after = s.position().clone();
+        after.play(m).unwrap();
+        let k = after.king(Seat(1)).unwrap();
+        assert!(!after.attacked_by(k, Seat(0)));
+    }
+    let refused = Trimens.setup(&Options::parse(["play=designated"]).unwrap(), 2, 0);
+    assert!(refused.unwrap_err().to_string().contains("three players"));
+}
+
+#[test]
+fn two_players_play_on_the_same_board() {
+    let s = game(2, &[]);
+    assert_eq!(s.position().pieces().count(), 32);
+    assert_eq!(Trimens.perft(&s, 1), Some(s.legal().len() as u64));
+    assert!(s.legal().len() >= 16);
+}
+
+#[test]
+fn states_store_and_load() {
+    let mut s = game(3, &["play=designated"]);
+    play(&mut s, "1p/15-26");
+    s.kill(Seat(1));
+    let json = serde_json::to_string(&s).unwrap();
+    let back: TrimensState = serde_json::from_str(&json).unwrap();
+    assert_eq!(serde_json::to_string(&back).unwrap(), json);
+    assert!(back.is_dead(Seat(1)));
+    assert_eq!(back.legal(), s.legal());
+}
+
+/// Dead pieces are part of the board: nobody may take them, and they threaten nothing.
+#[test]
+fn dead_pieces_are_never_taken_and_threaten_nothing() {
+    let mut s = game(3, &[]);
+    for text in [
+        "1p/15-26",
+        "2p/218-174",
+        "3p/198-190",
+        "1p/17-24",
+        "2p/223-215",
+        "3p/193-146",
+        "1Q/5-119",
+    ] {
+        play(&mut s, text);
+    }
+    s.kill(Seat(0));
+    let pos = s.position();
+    for seat in [Seat(1), Seat(2)] {
+        for m in s.moves_in(pos, seat) {
+            let taken = pos.piece_at(m.to);
+            assert!(taken.is_none_or(|p| p.seat != Seat(0)), "{m:?}");
+        }
+        let king = pos.king(seat).unwrap();
+        assert!(!pos.attacked_by(king, Seat(0)) || !pos.seat_in_check(seat));
+        assert!(!pos.seat_in_check(seat));
+    }
+}
