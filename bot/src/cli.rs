@@ -332,7 +332,7 @@ fn start_game(
 ) -> Result<(&'static dyn engine::game::AnyGame, engine::game::AnyState), String> {
     let game = registry::variant(variant).map_err(|e| e.to_string())?;
     // `players=N` chooses the number of seats, as it does in /play.
-    let mut seats = game.info().min_seats();
+    let mut seats = game.info().default_seats();
     let mut rest = Vec::new();
     for option in options {
         match option.split_once('=') {

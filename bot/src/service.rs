@@ -457,7 +457,7 @@ impl Service {
             }
         }
         let options = Options::parse(&pairs)?;
-        let seat_count = players.unwrap_or_else(|| info.min_seats());
+        let seat_count = players.unwrap_or_else(|| info.default_seats());
         info.check_seats(seat_count)?;
         info.check_options(&options)?;
         let seed = self.next_seed();

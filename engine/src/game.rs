@@ -214,6 +214,12 @@ impl VariantInfo {
     pub fn min_seats(&self) -> usize {
         self.seat_counts.iter().copied().min().unwrap_or(2)
     }
+
+    /// The number of seats a game gets when none is asked for: the first the variant lists
+    /// (Trimens Chess is for three, though two may play).
+    pub fn default_seats(&self) -> usize {
+        self.seat_counts.first().copied().unwrap_or(2)
+    }
 }
 
 // ---- prompts, events, outcomes --------------------------------------------------------------

@@ -99,7 +99,7 @@ fn perft_matches_every_published_count() {
             if case.fen != "start" {
                 options.set("fen", &case.fen);
             }
-            let seats = case.players.unwrap_or_else(|| game.info().min_seats());
+            let seats = case.players.unwrap_or_else(|| game.info().default_seats());
             let state = game
                 .setup(&options, seats, 0)
                 .unwrap_or_else(|e| panic!("{}:{}: {e}", case.file, case.line));
