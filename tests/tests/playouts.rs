@@ -123,3 +123,40 @@ fn two_hundred_games_of_each_four_player_mode() {
         );
     }
 }
+
+/// Trimens Chess, 100 random games of each player count and way of play (three open, three
+/// designated to the right and to the left, two players), on two threads. (Random play on 258
+/// triangles almost never mates; the book's sample game, a unit test, does.)
+#[test]
+fn a_hundred_games_of_trimens_each_way() {
+    let runs: [(usize, &[&str]); 4] = [
+        (3, &["play=open"]),
+        (3, &["play=designated", "direction=right"]),
+        (3, &["play=designated", "direction=left"]),
+        (2, &["play=open"]),
+    ];
+    let play = |(seats, options): &(usize, &[&str])| -> String {
+        let options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
+        let mut out = Vec::new();
+        let settings = Settings {
+            seats: Some(*seats),
+            seed: 3_003,
+            ..Settings::default()
+        };
+        let result = bot::cli::playout("trimens", &options, 100, settings, &mut out);
+        let printed = String::from_utf8(out).unwrap();
+        assert!(result.is_ok(), "{seats} {options:?}: {printed}");
+        assert_eq!(
+            printed.lines().last(),
+            Some("100 games, 100 finished, 0 errors"),
+            "{seats} {options:?}"
+        );
+        printed
+    };
+    let (first, second) = runs.split_at(2);
+    std::thread::scope(|scope| {
+        let other = scope.spawn(|| second.iter().map(play).collect::<String>());
+        first.iter().map(play).for_each(drop);
+        other.join().expect("the other half played");
+    });
+}
