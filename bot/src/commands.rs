@@ -319,9 +319,19 @@ pub fn parse_text(name: &str, args: &str) -> Result<Command, String> {
         },
         "move" => {
             // Without a move the service answers, with an example in the game's own notation.
+            // A move may hold spaces (Trimens' `2 O-O`, Doubles Chess's `Q x K`): every word
+            // is the move but a last one that is a game number.
             let text = match take("move", &mut named) {
                 Some(m) => m,
-                None if !pos.is_empty() => pos.remove(0),
+                None if !pos.is_empty() => {
+                    let last_is_game = pos.len() > 1
+                        && pos.last().is_some_and(|g| parse_game(g).is_ok())
+                        && named.iter().all(|(k, _)| k != "game");
+                    let game_word = if last_is_game { pos.pop() } else { None };
+                    let text = pos.drain(..).collect::<Vec<_>>().join(" ");
+                    pos.extend(game_word);
+                    text
+                }
                 None => String::new(),
             };
             Command::Move {
