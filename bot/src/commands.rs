@@ -328,7 +328,7 @@ pub fn parse_text(name: &str, args: &str) -> Result<Command, String> {
                         && pos.last().is_some_and(|g| parse_game(g).is_ok())
                         && named.iter().all(|(k, _)| k != "game");
                     let game_word = if last_is_game { pos.pop() } else { None };
-                    let text = pos.drain(..).collect::<Vec<_>>().join(" ");
+                    let text = std::mem::take(&mut pos).join(" ");
                     pos.extend(game_word);
                     text
                 }

@@ -178,27 +178,55 @@ impl TrimensState {
         (!self.is_dead(target)).then_some(target)
     }
 
-    /// The legal moves of `seat` in `position`: chess's, without en passant, and in designated
-    /// play none that checks an opponent other than the designated one.
+    /// The legal moves of `seat` in `position`: chess's, less en passant (promoting or not),
+    /// less taking a king (a king is never captured: a third player may have opened a line to
+    /// it, but its owner gets his turn to answer the check), and in designated play less any
+    /// move that puts the king of an opponent other than the designated one in check.
     fn moves_in(&self, position: &Position, seat: Seat) -> Vec<Move> {
         let mut pos = position.clone();
         pos.set_turn(seat);
         let target = self.designated(seat);
+        let board = pos.board();
+        let forward = pos.rules().forward(seat.index());
+        let others: Vec<Seat> = match target {
+            Some(target) => self
+                .alive()
+                .into_iter()
+                .filter(|&o| o != seat && o != target)
+                .collect(),
+            None => Vec::new(),
+        };
+        // Kings already in check from this player (a third player opened the line): moving on
+        // does not put them in check.
+        let checked_before: Vec<bool> = others
+            .iter()
+            .map(|&o| pos.king(o).is_some_and(|k| pos.attacked_by(k, seat)))
+            .collect();
         pos.legal_moves()
             .into_iter()
             .filter(|m| m.kind != MoveKind::EnPassant)
+            .filter(|m| {
+                let pawn = pos.piece_at(m.from).is_some_and(|p| p.role == Role::Pawn);
+                let ahead = board.step(m.from, forward);
+                let straight =
+                    Some(m.to) == ahead || ahead.and_then(|a| board.step(a, forward)) == Some(m.to);
+                !(pawn && !straight && pos.piece_at(m.to).is_none())
+            })
+            .filter(|m| {
+                m.kind == MoveKind::Castle
+                    || pos.piece_at(m.to).is_none_or(|p| p.role != Role::King)
+            })
             .filter(|&m| {
-                let Some(target) = target else {
+                if others.is_empty() {
                     return true;
-                };
+                }
                 let mut after = pos.clone();
                 if after.play(m).is_err() {
                     return false;
                 }
-                self.alive()
-                    .into_iter()
-                    .filter(|&o| o != seat && o != target)
-                    .all(|o| after.king(o).is_none_or(|k| !after.attacked_by(k, seat)))
+                others.iter().zip(&checked_before).all(|(&o, &before)| {
+                    before || after.king(o).is_none_or(|k| !after.attacked_by(k, seat))
+                })
             })
             .collect()
     }
@@ -263,12 +291,16 @@ impl TrimensState {
         }
     }
 
-    /// The check marks a move earns: `ch` when it checks an opponent, `chmt` when that
-    /// opponent has no move left.
+    /// The check marks a move earns: `ch` when the mover checks an opponent, `chmt` when that
+    /// opponent has no move left (an announcement: the mate counts when his turn comes).
     fn check_mark(&self, mover: Seat) -> &'static str {
         let mut mark = "";
         for o in self.alive().into_iter().filter(|&o| o != mover) {
-            if self.position.seat_in_check(o) {
+            let by_mover = self
+                .position
+                .king(o)
+                .is_some_and(|k| self.position.attacked_by(k, mover));
+            if by_mover {
                 if self.moves_in(&self.position, o).is_empty() {
                     return " chmt";
                 }
@@ -278,12 +310,17 @@ impl TrimensState {
         mark
     }
 
+    /// The position's key, told apart by which armies are dead.
+    fn repetition_key(&self) -> u64 {
+        self.position.repetition_key() ^ (self.position.rules().spec().dead as u64) << 56
+    }
+
     fn draw_by_rule(&self) -> Option<Outcome> {
         let players = self.alive().len() as u32;
         if self.position.halfmoves() >= 50 * players.max(2) {
             return Some(Outcome::draw(EndReason::FiftyMoveRule));
         }
-        let now = self.position.repetition_key();
+        let now = self.repetition_key();
         (self.repetitions.iter().filter(|k| **k == now).count() >= 3)
             .then(|| Outcome::draw(EndReason::ThreefoldRepetition))
     }
@@ -473,7 +510,7 @@ impl Game for Trimens {
         for line in state.next_turn(seat) {
             events.push(Event::Public(line));
         }
-        state.repetitions.push(state.position.repetition_key());
+        state.repetitions.push(state.repetition_key());
         if state.outcome.is_none() {
             state.outcome = state.draw_by_rule();
         }
@@ -598,9 +635,12 @@ impl Game for Trimens {
             state.name(seat),
             reason.describe()
         ))];
-        if state.to_move() == seat {
-            events.extend(state.next_turn(seat).into_iter().map(Event::Public));
-        }
+        // The player to move is judged again: the leaver's turn passes on, and someone whose
+        // only moves took the leaver's pieces may be mated or stalemated now.
+        let to_move = state.to_move();
+        let n = state.seats() as u8;
+        let before = Seat((to_move.0 + n - 1) % n);
+        events.extend(state.next_turn(before).into_iter().map(Event::Public));
         if let Some(o) = &state.outcome {
             events.push(Event::GameOver(o.clone()));
         }

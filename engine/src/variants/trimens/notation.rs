@@ -56,8 +56,12 @@ pub fn read(pos: &Position, legal: &[Move], text: &str) -> Result<Move, String> 
     }
     let mut rest = t.as_str();
     // The player: a leading digit 1-3 (then a space, a piece letter or a castle).
+    // A player number is followed by a piece letter, a space or a castle, never by '-' or a
+    // digit ("2-13" is a move from triangle 2).
     let player = match rest.chars().next() {
-        Some(c @ '1'..='3') if !rest[1..].starts_with(|d: char| d.is_ascii_digit()) => {
+        Some(c @ '1'..='3')
+            if rest[1..].starts_with(|d: char| d.is_ascii_alphabetic() || d.is_whitespace()) =>
+        {
             rest = rest[1..].trim_start();
             Some(c as u8 - b'0')
         }
@@ -87,7 +91,10 @@ pub fn read(pos: &Position, legal: &[Move], text: &str) -> Result<Move, String> 
     }
     // The piece letter, then '/'.
     let mut role = None;
-    if let Some((piece, after)) = rest.split_once('/') {
+    if let Some((piece, after)) = rest
+        .split_once('/')
+        .filter(|(piece, _)| piece.trim().chars().all(|c| c.is_ascii_alphabetic()))
+    {
         let mut chars = piece.trim().chars();
         match (chars.next(), chars.next()) {
             (Some(c), None) => {
@@ -209,7 +216,9 @@ fn why_not(pos: &Position, role: Role, from: crate::board::Cell, to: crate::boar
 pub fn player_named(text: &str) -> Option<Seat> {
     let mut chars = text.trim().chars();
     match (chars.next(), chars.next()) {
-        (Some(c @ '1'..='3'), Some(n)) if !n.is_ascii_digit() => Some(Seat(c as u8 - b'1')),
+        (Some(c @ '1'..='3'), Some(n)) if n.is_ascii_alphabetic() || n.is_whitespace() => {
+            Some(Seat(c as u8 - b'1'))
+        }
         _ => None,
     }
 }

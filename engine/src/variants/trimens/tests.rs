@@ -230,3 +230,82 @@ fn dead_pieces_are_never_taken_and_threaten_nothing() {
         assert!(!pos.seat_in_check(seat));
     }
 }
+
+/// An empty board but for the kings where they start, and the pieces given: (seat, role, the
+/// triangle as (rank, file) in that seat's own frame).
+fn sparse(state: &mut TrimensState, pieces: &[(u8, Role, (i16, i16))], turn: u8) {
+    let pos = &mut state.position;
+    let board = pos.rules().board_arc().clone();
+    for c in board.cells() {
+        if pos.piece_at(c).is_some_and(|p| p.role != Role::King) {
+            pos.set_piece(c, None);
+        }
+    }
+    for &(seat, role, (rank, file)) in pieces {
+        let cell = board.frame_cell(seat as usize, rank, file).unwrap();
+        pos.set_piece(
+            cell,
+            Some(Piece {
+                seat: Seat(seat),
+                role,
+            }),
+        );
+    }
+    pos.set_turn(Seat(turn));
+}
+
+#[test]
+fn a_king_is_never_taken_even_when_a_line_to_it_opens() {
+    let mut s = game(3, &[]);
+    // Red's king starts on (0, 6) of Red's frame; Black gets a queen right beside it, in
+    // Red's frame, and Black is to move: Red's king is attacked, but Black may not take it.
+    let red_king = s.position().king(Seat(2)).unwrap();
+    let board = s.position().rules().board_arc().clone();
+    let (r, f) = board.frame_coord(1, red_king).unwrap();
+    let beside = [(0, 1), (0, -1), (1, 0), (-1, 0)]
+        .into_iter()
+        .find_map(|(dr, df)| {
+            board
+                .frame_cell(1, r + dr, f + df)
+                .map(|_| (r + dr, f + df))
+        })
+        .unwrap();
+    sparse(&mut s, &[(1, Role::Queen, beside)], 1);
+    assert!(s.position().attacked_by(red_king, Seat(1)));
+    assert!(s.legal().iter().all(|m| m.to != red_king));
+}
+
+#[test]
+fn short_forms_read_right() {
+    let s = game(3, &[]);
+    let legal = s.legal();
+    // "2-13" is a move from triangle 2 (White's knight), not player 2's move to 13.
+    let m = notation::read(s.position(), &legal, "2-13");
+    assert!(m.is_err() || m.unwrap().from == s.position().board().cell("2").unwrap());
+    let board = s.position().board();
+    let hop = legal
+        .iter()
+        .find(|m| board.label(m.from) == "9")
+        .expect("the knight on 9 can move");
+    let text = format!("9-{}", board.label(hop.to));
+    assert_eq!(notation::read(s.position(), &legal, &text), Ok(*hop));
+    // A promotion in the short form: White's pawn one step from its last triangle.
+    let mut s = game(3, &[]);
+    let board = s.position().rules().board_arc().clone();
+    let last = board
+        .cells()
+        .find(|&c| {
+            board.frame_coord(0, c).is_some_and(|(r, f)| {
+                r > 4
+                    && board.frame_cell(0, r + 1, f).is_none()
+                    && board.frame_cell(0, r - 1, f).is_some()
+            })
+        })
+        .unwrap();
+    let (r, f) = board.frame_coord(0, last).unwrap();
+    sparse(&mut s, &[(0, Role::Pawn, (r - 1, f))], 0);
+    let from = board.frame_cell(0, r - 1, f).unwrap();
+    let text = format!("{}-{}/N", board.label(from), board.label(last));
+    let m = notation::read(s.position(), &s.legal(), &text).unwrap();
+    assert_eq!(m.kind, MoveKind::Promotion(Role::Knight), "{text}");
+}
