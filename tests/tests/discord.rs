@@ -727,3 +727,43 @@ async fn four_players_at_standard_doubles_stax() {
     fake.assert_interactions_answered();
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_players_at_trimens_chess() {
+    let (_dir, fake, alice, bob, bot) = connected("discord-trimens").await;
+    let carol = fake.person(103, "carol");
+    let (lobby, thread) = open_game(&fake, &alice, "trimens", "order=joined").await;
+    for who in [&bob, &carol] {
+        fake.answer(fake.press(who, &lobby, "rookery:join:1")).await;
+    }
+    let start = message_with(&fake, thread, "begins").await;
+    assert!(
+        start.content.contains("<@103> plays Red"),
+        "{}",
+        start.content
+    );
+    assert!(start.images.iter().any(|i| is_png(i)));
+    // Autocomplete offers White's moves in the book's notation, by triangle number.
+    let offered = fake
+        .choices(fake.autocomplete(&alice, thread, "move", "move", "1p/15", &[]))
+        .await;
+    let mut offered_sorted = offered.clone();
+    offered_sorted.sort();
+    assert_eq!(offered_sorted, ["1p/15-26", "1p/15-38"]);
+    let missing = slash(&fake, &alice, thread, "move", &[("move", json!("15-999"))]).await;
+    assert!(missing.contains("there is no triangle 999"), "{missing}");
+    let played = slash(&fake, &alice, thread, "move", &[("move", json!("15-26"))]).await;
+    assert!(played.contains("You played 1p/15-26"), "{played}");
+    message_with(&fake, thread, "<@102>, your move (Black)").await;
+    // Bob resigns: his pieces die on the board and the other two play on.
+    slash(&fake, &bob, thread, "resign", &[]).await;
+    let after = message_with(&fake, thread, "Black leaves the game").await;
+    assert!(!after.content.contains("Game over"), "{}", after.content);
+    message_with(&fake, thread, "<@103>, your move (Red)").await;
+    slash(&fake, &carol, thread, "resign", &[]).await;
+    let end = message_with(&fake, thread, "Game over").await;
+    assert!(end.content.contains("White wins"), "{}", end.content);
+    assert_posted_once(&fake);
+    fake.assert_interactions_answered();
+    bot.stop().await;
+}
