@@ -253,6 +253,19 @@ pub enum Event {
     GameOver(Outcome),
 }
 
+impl Event {
+    /// The texts of the public events among `events`, in order.
+    pub fn public_texts(events: &[Event]) -> Vec<String> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Public(t) => Some(t.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EndReason {

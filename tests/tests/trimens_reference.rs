@@ -212,6 +212,23 @@ fn reference_moves(
     legal
 }
 
+/// The engine's legal moves, as (from, to, promotion), sorted.
+fn engine_moves(pos: &Position) -> Vec<(Cell, Cell, Option<Role>)> {
+    let mut moves: Vec<_> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| {
+            let promo = match m.kind {
+                MoveKind::Promotion(r) => Some(r),
+                _ => None,
+            };
+            (m.from, m.to, promo)
+        })
+        .collect();
+    moves.sort();
+    moves
+}
+
 /// A random position: each army's king and a random handful of pieces on random triangles.
 fn random_position(seats: usize, seed: u64) -> Option<(Position, Board)> {
     use rand::{Rng, SeedableRng};
@@ -272,18 +289,7 @@ proptest! {
         let frames = Frames::new(seats);
         if let Some((pos, board)) = random_position(seats, seed) {
             let us = pos.turn().index();
-            let mut engine: Vec<_> = pos
-                .legal_moves()
-                .into_iter()
-                .map(|m| {
-                    let promo = match m.kind {
-                        MoveKind::Promotion(r) => Some(r),
-                        _ => None,
-                    };
-                    (m.from, m.to, promo)
-                })
-                .collect();
-            engine.sort();
+            let engine = engine_moves(&pos);
             prop_assert_eq!(engine, reference_moves(&frames, &board, us, seats), "seed {}", seed);
         }
     }
@@ -298,18 +304,7 @@ fn most_random_positions_are_compared() {
     for seed in 0..200u64 {
         let seats = 2 + (seed % 2) as usize;
         if let Some((pos, board)) = random_position(seats, seed) {
-            let mut engine: Vec<_> = pos
-                .legal_moves()
-                .into_iter()
-                .map(|m| {
-                    let promo = match m.kind {
-                        MoveKind::Promotion(r) => Some(r),
-                        _ => None,
-                    };
-                    (m.from, m.to, promo)
-                })
-                .collect();
-            engine.sort();
+            let engine = engine_moves(&pos);
             let us = pos.turn().index();
             assert_eq!(
                 engine,

@@ -972,13 +972,7 @@ mod four_player_tests {
     }
 
     fn public(events: &[Event]) -> Vec<String> {
-        events
-            .iter()
-            .filter_map(|e| match e {
-                Event::Public(t) => Some(t.clone()),
-                _ => None,
-            })
-            .collect()
+        Event::public_texts(events)
     }
 
     #[test]

@@ -15,13 +15,7 @@ fn play(state: &mut TrimensState, text: &str) -> Vec<Event> {
 }
 
 fn public(events: &[Event]) -> Vec<String> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Public(t) => Some(t.clone()),
-            _ => None,
-        })
-        .collect()
+    Event::public_texts(events)
 }
 
 /// The book's opening positions, by triangle number.
