@@ -681,30 +681,52 @@ async fn four_players_at_cut_throat_doubles_chess() {
     bot.stop().await;
 }
 
+/// Opens game 1 of `variant` with `options` by `creator`, has `others` join from the lobby, and
+/// checks the start is posted with a board and `seated` among the seats. Returns the thread.
+async fn seat_all(
+    fake: &FakeDiscord,
+    creator: &Person,
+    others: &[&Person],
+    (variant, options): (&str, &str),
+    seated: &str,
+) -> u64 {
+    let (lobby, thread) = open_game(fake, creator, variant, options).await;
+    for who in others {
+        fake.answer(fake.press(who, &lobby, "rookery:join:1")).await;
+    }
+    let start = message_with(fake, thread, "begins").await;
+    assert!(start.content.contains(seated), "{}", start.content);
+    assert!(start.images.iter().any(|i| is_png(i)));
+    thread
+}
+
+/// The moves autocomplete offers `who` for `typed`, sorted.
+async fn offered(fake: &FakeDiscord, who: &Person, thread: u64, typed: &str) -> Vec<String> {
+    let mut choices = fake
+        .choices(fake.autocomplete(who, thread, "move", "move", typed, &[]))
+        .await;
+    choices.sort();
+    choices
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn four_players_at_standard_doubles_stax() {
     let (_dir, fake, alice, bob, bot) = connected("discord-stax4").await;
     let carol = fake.person(103, "carol");
     let dave = fake.person(104, "dave");
-    let (lobby, thread) = open_game(&fake, &alice, "stax", "players=4 order=joined").await;
-    for who in [&bob, &carol, &dave] {
-        fake.answer(fake.press(who, &lobby, "rookery:join:1")).await;
-    }
-    let start = message_with(&fake, thread, "begins").await;
-    assert!(
-        start.content.contains("<@103> plays Orange"),
-        "{}",
-        start.content
-    );
-    assert!(start.images.iter().any(|i| is_png(i)));
-
+    let thread = seat_all(
+        &fake,
+        &alice,
+        &[&bob, &carol, &dave],
+        ("stax", "players=4 order=joined"),
+        "<@103> plays Orange",
+    )
+    .await;
     // Autocomplete offers White's moves on the 12x12 board, in coordinates.
-    let offered = fake
-        .choices(fake.autocomplete(&alice, thread, "move", "move", "e3", &[]))
-        .await;
-    let mut offered_sorted = offered.clone();
-    offered_sorted.sort();
-    assert_eq!(offered_sorted, ["e3-d4", "e3-f4"]);
+    assert_eq!(
+        offered(&fake, &alice, thread, "e3").await,
+        ["e3-d4", "e3-f4"]
+    );
     // Orange's checkers are White's partner's: refused, and nothing changes.
     let partners = slash(&fake, &alice, thread, "move", &[("move", json!("c5-d6"))]).await;
     assert!(partners.contains("your partner's"), "{partners}");
@@ -732,24 +754,19 @@ async fn four_players_at_standard_doubles_stax() {
 async fn three_players_at_trimens_chess() {
     let (_dir, fake, alice, bob, bot) = connected("discord-trimens").await;
     let carol = fake.person(103, "carol");
-    let (lobby, thread) = open_game(&fake, &alice, "trimens", "order=joined").await;
-    for who in [&bob, &carol] {
-        fake.answer(fake.press(who, &lobby, "rookery:join:1")).await;
-    }
-    let start = message_with(&fake, thread, "begins").await;
-    assert!(
-        start.content.contains("<@103> plays Red"),
-        "{}",
-        start.content
-    );
-    assert!(start.images.iter().any(|i| is_png(i)));
+    let thread = seat_all(
+        &fake,
+        &alice,
+        &[&bob, &carol],
+        ("trimens", "order=joined"),
+        "<@103> plays Red",
+    )
+    .await;
     // Autocomplete offers White's moves in the book's notation, by triangle number.
-    let offered = fake
-        .choices(fake.autocomplete(&alice, thread, "move", "move", "1p/15", &[]))
-        .await;
-    let mut offered_sorted = offered.clone();
-    offered_sorted.sort();
-    assert_eq!(offered_sorted, ["1p/15-26", "1p/15-38"]);
+    assert_eq!(
+        offered(&fake, &alice, thread, "1p/15").await,
+        ["1p/15-26", "1p/15-38"]
+    );
     let missing = slash(&fake, &alice, thread, "move", &[("move", json!("15-999"))]).await;
     assert!(missing.contains("there is no triangle 999"), "{missing}");
     let played = slash(&fake, &alice, thread, "move", &[("move", json!("15-26"))]).await;
