@@ -1141,6 +1141,38 @@ mod four_player_tests {
     }
 
     #[test]
+    fn a_cut_throat_player_whose_pieces_are_all_blocked_misses_turns_and_stays() {
+        // Black (B, left edge, moving right) has one man on a5, hemmed in by White's men on
+        // b4 and b6 with c3 and c7 behind them: it cannot move, so Black misses the turn, but
+        // owns a piece and does not vanish.
+        let r = rules(Kind::Stax, Mode::CutThroat, Wrap::None);
+        let mut s = state(
+            r,
+            A,
+            &[
+                ("a5", &[(B, false)]),
+                ("b4", &[(A, false)]),
+                ("b6", &[(A, false)]),
+                ("c3", &[(A, false)]),
+                ("c7", &[(A, false)]),
+                ("h3", &[(A, false)]),
+                ("h10", &[(C, false)]),
+                ("k5", &[(D, false)]),
+            ],
+        );
+        let events = play(Kind::Stax, &mut s, "h3-g4");
+        assert_eq!(s.position().turn(), C);
+        assert!(!s.position().is_out(B));
+        assert_eq!(s.position().checkers_of(B), 1);
+        assert!(
+            public(&events)
+                .iter()
+                .any(|t| t == "Black has nothing that can move and misses the turn."),
+            "{events:?}"
+        );
+    }
+
+    #[test]
     fn a_cut_throat_player_who_resigns_leaves_and_the_game_goes_on() {
         let mut o = Options::new();
         o.set("mode", "cutthroat");
