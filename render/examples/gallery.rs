@@ -123,6 +123,22 @@ fn main() {
         save(name, &trimens_view(Seat(seat)));
     }
 
+    // Adams' tri-board for three or four (a hexagon of side 5), numbered, from the bottom
+    // edge and from the next edge clockwise.
+    for (name, seat) in [("tri-board.png", 0), ("tri-board-edge-2.png", 1)] {
+        let board = engine::board::BoardSpec::TriHex {
+            side: 5,
+            facing: (0..6).collect(),
+        }
+        .build();
+        let mut v = view(board.clone(), Seat(seat), Vec::new(), &["ann", "ben"]);
+        v.square_names = board
+            .cells()
+            .map(|c| (c, board.label(c).to_string()))
+            .collect();
+        save(name, &v);
+    }
+
     // A cylinder and a torus.
     for (name, wrap) in [("cylinder.png", Wrap::Files), ("torus.png", Wrap::Both)] {
         let board = Arc::new(

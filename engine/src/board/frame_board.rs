@@ -36,7 +36,7 @@ pub struct FrameBoard {
 /// The outline of the triangle at (row, position) of a frame in which rows run left to right
 /// and triangles alternate: one pointing up where row + position is even, else down. Sides are
 /// one unit long.
-fn triangle(row: i16, position: i16) -> Vec<[f32; 2]> {
+pub(super) fn triangle(row: i16, position: i16) -> Vec<[f32; 2]> {
     let h = 3f32.sqrt() / 2.0;
     let x = position as f32 / 2.0;
     let (bottom, top) = ((row - 1) as f32 * h, row as f32 * h);

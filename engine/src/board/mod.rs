@@ -26,7 +26,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde::{Deserialize, Serialize};
 
 mod frame_board;
+mod tri_hex;
 pub use frame_board::FrameBoard;
+pub use tri_hex::TRI_DIRS;
 
 /// The most cells any board may have (Trimens' 258 triangles fit with room to spare).
 pub const MAX_CELLS: usize = 320;
@@ -257,6 +259,9 @@ pub enum BoardSpec {
     /// Caverly's Trimens board of 258 triangles for `seats` players (2 or 3), each reading it
     /// in his own frame.
     Trimens { seats: u8 },
+    /// Adams' tri-board: a regular hexagon of triangles of side `side`, with one frame per
+    /// entry of `facing` (edges counted clockwise from the bottom, 0-5).
+    TriHex { side: u8, facing: Vec<u8> },
 }
 
 impl BoardSpec {
@@ -275,7 +280,7 @@ impl BoardSpec {
     pub fn wrap(&self) -> Wrap {
         match self {
             BoardSpec::Square { wrap, .. } => *wrap,
-            BoardSpec::Trimens { .. } => Wrap::None,
+            BoardSpec::Trimens { .. } | BoardSpec::TriHex { .. } => Wrap::None,
         }
     }
 
@@ -321,6 +326,7 @@ impl BoardSpec {
                 .seats_facing(facing)
                 .build(),
             BoardSpec::Trimens { seats } => FrameBoard::trimens(*seats).build(self.clone()),
+            BoardSpec::TriHex { side, facing } => tri_hex::build(*side, facing, self.clone()),
         });
         boards.push(board.clone());
         board

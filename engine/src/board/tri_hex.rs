@@ -1,0 +1,268 @@
+//! Adams' tri-boards: regular hexagons of triangles (side 4 for two players, 5 for three or
+//! four, 6 for five or six), the board of Tri-Chess and of Tri-Chek, Tri-Stax and Tri-Queens.
+//!
+//! Rows run parallel to the bottom edge, row r (from 1) holding positions
+//! p = 1-s .. 2n-1+s with s = min(r, 2n+1-r); a triangle points up where r + p is even (the
+//! Trimens convention). Triangles are numbered 1.. row by row from the bottom left.
+//!
+//! Directions are geometric, 18 of them:
+//!
+//! - 0-11, every 30 degrees counterclockwise from east. At the multiples of 60 degrees (the
+//!   book's rook lines, parallel to an edge, "through sides") a step is the side neighbour 30
+//!   degrees off, so the line zigzags along a row. At 30, 90, ... degrees (the bishop's lines,
+//!   perpendicular to an edge, "alternately through sides and angles") a step is the side
+//!   neighbour straight that way, or else the triangle across the corner straight that way.
+//! - 12-17, every 60 degrees from east: the neighbour of the same colour touching at a corner
+//!   (the checkers men's and kings' steps; with the others, the twelve cells round a king).
+//!
+//! Each seat's frame turns them to its edge: the seat at the bottom faces 90 degrees, the next
+//! edge clockwise 30 degrees, and so on. See `docs/TRI-BOARD.md`.
+
+use std::collections::HashMap;
+
+use super::{
+    Board, BoardSpec, CellInfo, Dir, Frame, HopTable, Leap, LeapTable, Shade, Wrap, NO_CELL,
+};
+use crate::board::frame_board::triangle;
+
+/// The number of directions of a tri-board: twelve lines and six corner steps.
+pub const TRI_DIRS: usize = 18;
+
+fn centroid(poly: &[[f32; 2]]) -> (f32, f32) {
+    let n = poly.len() as f32;
+    (
+        poly.iter().map(|p| p[0]).sum::<f32>() / n,
+        poly.iter().map(|p| p[1]).sum::<f32>() / n,
+    )
+}
+
+/// A point's key for finding the cell whose centre lies there.
+fn key((x, y): (f32, f32)) -> (i32, i32) {
+    ((x * 1000.0).round() as i32, (y * 1000.0).round() as i32)
+}
+
+/// The tri-board of side `side` with one frame per entry of `facing` (edges counted clockwise
+/// from the bottom, 0-5).
+pub(super) fn build(side: u8, facing: &[u8], spec: BoardSpec) -> Board {
+    let n = side as i16;
+    let mut cells = Vec::new();
+    for r in 1..=2 * n {
+        let s = r.min(2 * n + 1 - r);
+        for p in (1 - s)..=(2 * n - 1 + s) {
+            let polygon = triangle(r, p);
+            cells.push(CellInfo {
+                label: (cells.len() + 1).to_string(),
+                shade: if (r + p) % 2 == 0 {
+                    Shade::Light
+                } else {
+                    Shade::Dark
+                },
+                polygon,
+                coord: (p, r - 1),
+            });
+        }
+    }
+    let centres: Vec<(f32, f32)> = cells.iter().map(|c| centroid(&c.polygon)).collect();
+    let at: HashMap<(i32, i32), u16> = centres
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| (key(c), i as u16))
+        .collect();
+    let find = |from: (f32, f32), angle_deg: f32, distance: f32| -> Option<u16> {
+        let a = angle_deg.to_radians();
+        at.get(&key((
+            from.0 + distance * a.cos(),
+            from.1 + distance * a.sin(),
+        )))
+        .copied()
+    };
+    let side_gap = 1.0 / 3f32.sqrt();
+    let mut steps = vec![NO_CELL; cells.len() * TRI_DIRS];
+    for (i, &c) in centres.iter().enumerate() {
+        let row = &mut steps[i * TRI_DIRS..(i + 1) * TRI_DIRS];
+        for (d, slot) in row.iter_mut().enumerate().take(12) {
+            let angle = d as f32 * 30.0;
+            let target = if d % 2 == 0 {
+                // A rook line: the side neighbour 30 degrees to one side or the other.
+                find(c, angle + 30.0, side_gap).or_else(|| find(c, angle - 30.0, side_gap))
+            } else {
+                find(c, angle, side_gap).or_else(|| find(c, angle, 2.0 * side_gap))
+            };
+            *slot = target.unwrap_or(NO_CELL);
+        }
+        for k in 0..6 {
+            row[12 + k] = find(c, k as f32 * 60.0, 1.0).unwrap_or(NO_CELL);
+        }
+    }
+    let opposite = (0..TRI_DIRS)
+        .map(|d| {
+            Dir(if d < 12 {
+                ((d + 6) % 12) as u8
+            } else {
+                (12 + (d - 12 + 3) % 6) as u8
+            })
+        })
+        .collect();
+    let frames = facing
+        .iter()
+        .map(|&edge| {
+            // Turned clockwise by 60 degrees per edge: a line direction loses two steps of
+            // 30 degrees, a corner step one step of 60.
+            let line = |deg: i32| Dir(((deg / 30 - 2 * edge as i32).rem_euclid(12)) as u8);
+            let corner = |deg: i32| Dir((12 + (deg / 60 - edge as i32).rem_euclid(6)) as u8);
+            // Forward is 90 degrees for the seat at the bottom; the diagonal headings are its
+            // forward corner steps (what checkers men use), the sideways and back ones likewise.
+            let dirs = [
+                line(90),    // Forward
+                corner(60),  // ForwardRight
+                corner(0),   // Right
+                corner(300), // BackRight
+                line(270),   // Back
+                corner(240), // BackLeft
+                corner(180), // Left
+                corner(120), // ForwardLeft
+            ];
+            Frame {
+                dirs,
+                knight: Leap(0),
+                quarter_turns: 0,
+            }
+        })
+        .collect();
+    let count = cells.len();
+    Board {
+        spec,
+        cells,
+        dir_count: TRI_DIRS,
+        steps,
+        opposite,
+        // Tri-Chess's knight (two bishop steps, then one aside) is built with its game.
+        leaps: vec![LeapTable {
+            starts: vec![0; count + 1],
+            targets: Vec::new(),
+        }],
+        knight_hops: HopTable {
+            starts: vec![0; count + 1],
+            pairs: Vec::new(),
+        },
+        frames,
+        grid: None,
+        wrap: Wrap::None,
+        frame_coords: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Cell, Heading};
+
+    fn board(side: u8) -> std::sync::Arc<Board> {
+        BoardSpec::TriHex {
+            side,
+            facing: (0..6).collect(),
+        }
+        .build()
+    }
+
+    fn shared_corners(b: &Board, x: Cell, y: Cell) -> usize {
+        let (p, q) = (&b.info(x).polygon, &b.info(y).polygon);
+        p.iter()
+            .filter(|a| {
+                q.iter()
+                    .any(|c| (a[0] - c[0]).abs() < 1e-4 && (a[1] - c[1]).abs() < 1e-4)
+            })
+            .count()
+    }
+
+    /// The book's sizes: 96, 150 and 216 triangles; rows of 2n+1 .. 4n-1.
+    #[test]
+    fn the_hexagons_have_the_books_sizes_and_six_fold_symmetry() {
+        for (side, cells) in [(4, 96), (5, 150), (6, 216)] {
+            let b = board(side);
+            assert_eq!(b.len(), cells);
+            // Turned 60 degrees about the centre, every triangle lands on a triangle.
+            let n = side as f32;
+            let centre = (n / 2.0, n * 3f32.sqrt() / 2.0);
+            let centres: Vec<(f32, f32)> =
+                b.cells().map(|c| centroid(&b.info(c).polygon)).collect();
+            let keys: std::collections::HashSet<_> = centres.iter().map(|&c| key(c)).collect();
+            let (s, co) = 60f32.to_radians().sin_cos();
+            for &(x, y) in &centres {
+                let (dx, dy) = (x - centre.0, y - centre.1);
+                let turned = (centre.0 + dx * co - dy * s, centre.1 + dx * s + dy * co);
+                assert!(keys.contains(&key(turned)), "side {side}: ({x}, {y})");
+            }
+        }
+    }
+
+    /// Rook lines cross sides, bishop lines alternate corner and side, corner steps keep the
+    /// colour, every step undoes, and a king has twelve neighbours away from the edge.
+    #[test]
+    fn lines_and_steps_follow_the_book() {
+        let b = board(5);
+        let mut inner = 0;
+        for c in b.cells() {
+            let mut around = std::collections::HashSet::new();
+            for d in 0..TRI_DIRS {
+                let Some(n) = b.step(c, Dir(d as u8)) else {
+                    continue;
+                };
+                around.insert(n);
+                assert_eq!(
+                    b.step(n, b.opposite(Dir(d as u8))),
+                    Some(c),
+                    "{} d{d}",
+                    b.label(c)
+                );
+                let shared = shared_corners(&b, c, n);
+                match d {
+                    d if d < 12 && d % 2 == 0 => assert_eq!(shared, 2, "rook steps cross a side"),
+                    d if d < 12 => assert!(shared >= 1),
+                    _ => {
+                        assert_eq!(shared, 1, "corner steps touch at a corner");
+                        assert_eq!(b.shade(c), b.shade(n));
+                    }
+                }
+            }
+            if around.len() == 12 {
+                inner += 1;
+            }
+        }
+        assert!(inner > 60, "{inner} triangles with twelve neighbours");
+        // Two rook steps east go one unit along the row; two bishop steps north, one row pair.
+        let c = b.cell("70").unwrap();
+        let e = b.step(b.step(c, Dir(0)).unwrap(), Dir(0)).unwrap();
+        let (a, z) = (centroid(&b.info(c).polygon), centroid(&b.info(e).polygon));
+        assert!(((z.0 - a.0) - 1.0).abs() < 1e-4 && (z.1 - a.1).abs() < 1e-4);
+        let up = b.step(b.step(c, Dir(3)).unwrap(), Dir(3)).unwrap();
+        let u = centroid(&b.info(up).polygon);
+        assert!((u.0 - a.0).abs() < 1e-4 && ((u.1 - a.1) - 3f32.sqrt()).abs() < 1e-3);
+    }
+
+    /// Each seat faces the board from its own edge: forward is 90 degrees for the seat at the
+    /// bottom and 60 degrees less for each edge clockwise; its forward corner steps keep the
+    /// colour and lead 30 degrees to either side of forward.
+    #[test]
+    fn each_seat_faces_the_board_from_its_edge() {
+        let b = board(5);
+        let c = b.cell("70").unwrap();
+        let at = |x: Cell| centroid(&b.info(x).polygon);
+        let angle = |x: Cell, y: Cell| {
+            let (p, q) = (at(x), at(y));
+            ((q.1 - p.1).atan2(q.0 - p.0).to_degrees() + 360.0) % 360.0
+        };
+        for seat in 0..6 {
+            let frame = b.frame(seat);
+            let forward = (90.0 - 60.0 * seat as f32 + 360.0) % 360.0;
+            let f = b.step(c, frame.dir(Heading::Forward)).unwrap();
+            assert!((angle(c, f) - forward).abs() < 0.01, "seat {seat}");
+            for (h, turn) in [(Heading::ForwardLeft, 30.0), (Heading::ForwardRight, -30.0)] {
+                let d = b.step(c, frame.dir(h)).unwrap();
+                assert_eq!(b.shade(c), b.shade(d));
+                let expected = (forward + turn + 360.0) % 360.0;
+                assert!((angle(c, d) - expected).abs() < 0.01, "seat {seat} {h:?}");
+            }
+        }
+    }
+}
