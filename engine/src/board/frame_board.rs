@@ -144,11 +144,7 @@ impl FrameBoard {
                 for (h, d) in dirs.iter_mut().enumerate() {
                     *d = Dir((8 * seat + h) as u8);
                 }
-                Frame {
-                    dirs,
-                    knight: Leap(seat as u8),
-                    quarter_turns: 0,
-                }
+                Frame::of_headings(dirs, Leap(seat as u8), 0)
             })
             .collect();
         Board {

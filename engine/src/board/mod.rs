@@ -23,6 +23,7 @@
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 mod frame_board;
@@ -190,15 +191,52 @@ impl Iterator for CellSetIter {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Leap(pub u8);
 
-/// How one seat sees the board: which board direction each [`Heading`] is, and its leaps.
+/// How one seat sees the board: which board direction each [`Heading`] is, its leaps, and the
+/// lines its pieces move along.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Frame {
     dirs: [Dir; 8],
     knight: Leap,
     quarter_turns: u8,
+    lines: Lines,
+}
+
+/// The lines a seat's pieces move along: a rook's, a bishop's (a queen has both) and a king's
+/// steps. Four, four and eight on squares; six, six and twelve on Adams' tri-boards.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lines {
+    pub rook: ArrayVec<Dir, 6>,
+    pub bishop: ArrayVec<Dir, 6>,
+    pub king: ArrayVec<Dir, 12>,
+}
+
+impl Lines {
+    /// The lines of a board where a seat's eight headings are its eight directions: rooks
+    /// forward, back and to the sides, bishops on the diagonals, kings all eight.
+    fn of_headings(dirs: &[Dir; 8]) -> Lines {
+        let dir = |h: &Heading| dirs[*h as usize];
+        Lines {
+            rook: Heading::ORTHOGONAL.iter().map(dir).collect(),
+            bishop: Heading::DIAGONAL.iter().map(dir).collect(),
+            king: Heading::ALL.iter().map(dir).collect(),
+        }
+    }
 }
 
 impl Frame {
+    /// A frame whose pieces move along its eight headings.
+    fn of_headings(dirs: [Dir; 8], knight: Leap, quarter_turns: u8) -> Frame {
+        Frame {
+            lines: Lines::of_headings(&dirs),
+            dirs,
+            knight,
+            quarter_turns,
+        }
+    }
+    /// The lines this seat's pieces move along.
+    pub fn lines(&self) -> &Lines {
+        &self.lines
+    }
     /// The board direction this seat calls `heading`.
     #[inline]
     pub fn dir(&self, heading: Heading) -> Dir {
@@ -817,11 +855,7 @@ impl SquareBoard {
                 for (h, d) in dirs.iter_mut().enumerate() {
                     *d = Dir(((h + 2 * q as usize) % 8) as u8);
                 }
-                Frame {
-                    dirs,
-                    knight: Leap(0),
-                    quarter_turns: q,
-                }
+                Frame::of_headings(dirs, Leap(0), q)
             })
             .collect();
         Board {

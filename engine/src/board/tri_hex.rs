@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 
 use super::{
-    Board, BoardSpec, CellInfo, Dir, Frame, HopTable, Leap, LeapTable, Shade, Wrap, NO_CELL,
+    Board, BoardSpec, CellInfo, Dir, Frame, HopTable, Leap, LeapTable, Lines, Shade, Wrap, NO_CELL,
 };
 use crate::board::frame_board::triangle;
 
@@ -122,10 +122,22 @@ pub(super) fn build(side: u8, facing: &[u8], spec: BoardSpec) -> Board {
                 corner(180), // Left
                 corner(120), // ForwardLeft
             ];
+            // Rooks along the six lines parallel to the edges, bishops along the six
+            // perpendicular to them, kings to all twelve neighbours: the bishop's six steps
+            // (three across a side, three across a corner) and the six corner steps.
+            let lines = Lines {
+                rook: (0..6).map(|k| line(60 * k)).collect(),
+                bishop: (0..6).map(|k| line(30 + 60 * k)).collect(),
+                king: (0..6)
+                    .map(|k| line(30 + 60 * k))
+                    .chain((0..6).map(|k| corner(60 * k)))
+                    .collect(),
+            };
             Frame {
                 dirs,
                 knight: Leap(0),
                 quarter_turns: 0,
+                lines,
             }
         })
         .collect();
