@@ -252,6 +252,21 @@ mod tests {
         assert!((u.0 - a.0).abs() < 1e-4 && ((u.1 - a.1) - 3f32.sqrt()).abs() < 1e-3);
     }
 
+    /// A frame's lines: six for the rook, six for the bishop, and a king step to each of the
+    /// twelve neighbours.
+    #[test]
+    fn a_frame_has_six_rook_and_six_bishop_lines_and_twelve_king_steps() {
+        let b = board(5);
+        let c = b.cell("70").unwrap();
+        for seat in 0..6 {
+            let lines = b.frame(seat).lines();
+            assert_eq!((lines.rook.len(), lines.bishop.len()), (6, 6));
+            let around: std::collections::HashSet<Cell> =
+                lines.king.iter().filter_map(|&d| b.step(c, d)).collect();
+            assert_eq!(around.len(), 12, "seat {seat}");
+        }
+    }
+
     /// Each seat faces the board from its own edge: forward is 90 degrees for the seat at the
     /// bottom and 60 degrees less for each edge clockwise; its forward corner steps keep the
     /// colour and lead 30 degrees to either side of forward.
