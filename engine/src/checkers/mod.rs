@@ -148,7 +148,7 @@ impl CheckersRules {
         if !self.seats.is_empty() {
             return self.seats.clone();
         }
-        let wrap = self.board_wrap();
+        let wrap = self.board.wrap();
         [Seat::WHITE, Seat::BLACK]
             .map(|s| SeatPlan {
                 team: s.0,
@@ -156,10 +156,6 @@ impl CheckersRules {
                 light: self.kind == Kind::Queens && s == Seat::WHITE,
             })
             .to_vec()
-    }
-
-    fn board_wrap(&self) -> Wrap {
-        self.board.wrap()
     }
 }
 

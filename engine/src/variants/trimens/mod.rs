@@ -88,12 +88,11 @@ const PAWNS: [i16; 8] = [1, 2, 4, 5, 6, 7, 9, 10];
 impl TrimensState {
     /// A new game for `seats` players (2 or 3).
     pub fn new(seats: usize, play: Play) -> TrimensState {
-        let mut spec = RulesSpec::new(
+        let rules = RulesSpec::new(
             BoardSpec::Trimens { seats: seats as u8 },
             (0..seats as u8).collect(),
-        );
-        spec.dead = 0;
-        let rules = spec.build();
+        )
+        .build();
         let board = rules.board();
         let mut cells = vec![None; board.len()];
         let mut rooks = Vec::new();
@@ -419,16 +418,10 @@ impl Game for Trimens {
         if state.outcome.is_some() {
             return Vec::new();
         }
-        let seat = state.to_move();
-        let text = if state.position.seat_in_check(seat) {
-            format!("{} to move, in check", state.name(seat))
-        } else {
-            format!("{} to move", state.name(seat))
-        };
         vec![Prompt {
-            seat,
+            seat: state.to_move(),
             kind: PromptKind::Move,
-            text,
+            text: state.turn_text(),
         }]
     }
 
@@ -555,9 +548,7 @@ impl Game for Trimens {
             move_number: state.table.rounds() + 1,
             status: match &state.outcome {
                 Some(o) => o.describe(|s| state.name(s).to_string()),
-                None => state
-                    .prompts_text()
-                    .unwrap_or_else(|| format!("{} to move", state.name(state.to_move()))),
+                None => state.turn_text(),
             },
             panel: None,
             // Moves are written in triangle numbers: every triangle shows its own.
@@ -615,7 +606,7 @@ impl Game for Trimens {
         &self,
         state: &mut TrimensState,
         seat: Seat,
-        seats: usize,
+        _seats: usize,
         reason: EndReason,
     ) -> Result<Vec<Event>, GameError> {
         if state.is_dead(seat) {
@@ -625,7 +616,6 @@ impl Game for Trimens {
         }
         if state.alive().len() <= 2 {
             let others = state.alive().into_iter().filter(|&s| s != seat).collect();
-            let _ = seats;
             return Ok(vec![Event::GameOver(Outcome::win(others, reason))]);
         }
         // With three playing, the one who leaves has his pieces die and the others play on.
@@ -649,10 +639,13 @@ impl Game for Trimens {
 }
 
 impl TrimensState {
-    fn prompts_text(&self) -> Option<String> {
+    /// Whose turn it is, and whether that player is in check.
+    fn turn_text(&self) -> String {
         let seat = self.to_move();
-        self.position
-            .seat_in_check(seat)
-            .then(|| format!("{} to move, in check", self.name(seat)))
+        if self.position.seat_in_check(seat) {
+            format!("{} to move, in check", self.name(seat))
+        } else {
+            format!("{} to move", self.name(seat))
+        }
     }
 }

@@ -56,17 +56,10 @@ pub fn read(pos: &Position, legal: &[Move], text: &str) -> Result<Move, String> 
     }
     let mut rest = t.as_str();
     // The player: a leading digit 1-3 (then a space, a piece letter or a castle).
-    // A player number is followed by a piece letter, a space or a castle, never by '-' or a
-    // digit ("2-13" is a move from triangle 2).
-    let player = match rest.chars().next() {
-        Some(c @ '1'..='3')
-            if rest[1..].starts_with(|d: char| d.is_ascii_alphabetic() || d.is_whitespace()) =>
-        {
-            rest = rest[1..].trim_start();
-            Some(c as u8 - b'0')
-        }
-        _ => None,
-    };
+    let player = player_named(rest).map(|p| {
+        rest = rest[1..].trim_start();
+        p.0 + 1
+    });
     if let Some(p) = player {
         if p != mover.0 + 1 {
             return Err(format!(
@@ -212,7 +205,8 @@ fn why_not(pos: &Position, role: Role, from: crate::board::Cell, to: crate::boar
     }
 }
 
-/// The seat a text names, if it starts with a player number.
+/// The seat a text names, if it starts with a player number: a digit 1-3 followed by a piece
+/// letter, a space or a castle, never by '-' or a digit ("2-13" is a move from triangle 2).
 pub fn player_named(text: &str) -> Option<Seat> {
     let mut chars = text.trim().chars();
     match (chars.next(), chars.next()) {
