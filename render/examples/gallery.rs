@@ -129,6 +129,7 @@ fn main() {
         let board = engine::board::BoardSpec::TriHex {
             side: 5,
             facing: (0..6).collect(),
+            cut: Vec::new(),
         }
         .build();
         let mut v = view(board.clone(), Seat(seat), Vec::new(), &["ann", "ben"]);

@@ -298,8 +298,14 @@ pub enum BoardSpec {
     /// in his own frame.
     Trimens { seats: u8 },
     /// Adams' tri-board: a regular hexagon of triangles of side `side`, with one frame per
-    /// entry of `facing` (edges counted clockwise from the bottom, 0-5).
-    TriHex { side: u8, facing: Vec<u8> },
+    /// entry of `facing` (edges counted clockwise from the bottom, 0-5), less the triangles
+    /// numbered in `cut` (cut-out corners and edges); the others keep their numbers.
+    TriHex {
+        side: u8,
+        facing: Vec<u8>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        cut: Vec<u16>,
+    },
 }
 
 impl BoardSpec {
@@ -364,7 +370,9 @@ impl BoardSpec {
                 .seats_facing(facing)
                 .build(),
             BoardSpec::Trimens { seats } => FrameBoard::trimens(*seats).build(self.clone()),
-            BoardSpec::TriHex { side, facing } => tri_hex::build(*side, facing, self.clone()),
+            BoardSpec::TriHex { side, facing, cut } => {
+                tri_hex::build(*side, facing, cut, self.clone())
+            }
         });
         boards.push(board.clone());
         board

@@ -21,7 +21,8 @@
 use std::collections::HashMap;
 
 use super::{
-    Board, BoardSpec, CellInfo, Dir, Frame, HopTable, Leap, LeapTable, Lines, Shade, Wrap, NO_CELL,
+    Board, BoardSpec, Cell, CellInfo, Dir, Frame, HopTable, Leap, LeapTable, Lines, Shade, Wrap,
+    NO_CELL,
 };
 use crate::board::frame_board::triangle;
 
@@ -41,27 +42,41 @@ fn key((x, y): (f32, f32)) -> (i32, i32) {
     ((x * 1000.0).round() as i32, (y * 1000.0).round() as i32)
 }
 
+/// Which way a knight turns after its two bishop steps.
+const SIDES: [f32; 2] = [1.0, -1.0];
+
 /// The tri-board of side `side` with one frame per entry of `facing` (edges counted clockwise
-/// from the bottom, 0-5).
-pub(super) fn build(side: u8, facing: &[u8], spec: BoardSpec) -> Board {
+/// from the bottom, 0-5), without the triangles numbered in `cut`.
+pub(super) fn build(side: u8, facing: &[u8], cut: &[u16], spec: BoardSpec) -> Board {
     let n = side as i16;
-    let mut cells = Vec::new();
+    // The whole hexagon first: numbers, places and centres stay those of the uncut board, so a
+    // triangle keeps its number whichever triangles a game cuts out.
+    let mut whole = Vec::new();
     for r in 1..=2 * n {
         let s = r.min(2 * n + 1 - r);
         for p in (1 - s)..=(2 * n - 1 + s) {
-            let polygon = triangle(r, p);
-            cells.push(CellInfo {
-                label: (cells.len() + 1).to_string(),
-                shade: if (r + p) % 2 == 0 {
-                    Shade::Light
-                } else {
-                    Shade::Dark
-                },
-                polygon,
-                coord: (p, r - 1),
-            });
+            whole.push((r, p));
         }
     }
+    let kept: Vec<(u16, (i16, i16))> = whole
+        .iter()
+        .enumerate()
+        .map(|(i, &rp)| (i as u16 + 1, rp))
+        .filter(|(number, _)| !cut.contains(number))
+        .collect();
+    let cells: Vec<CellInfo> = kept
+        .iter()
+        .map(|&(number, (r, p))| CellInfo {
+            label: number.to_string(),
+            shade: if (r + p) % 2 == 0 {
+                Shade::Light
+            } else {
+                Shade::Dark
+            },
+            polygon: triangle(r, p),
+            coord: (p, r - 1),
+        })
+        .collect();
     let centres: Vec<(f32, f32)> = cells.iter().map(|c| centroid(&c.polygon)).collect();
     let at: HashMap<(i32, i32), u16> = centres
         .iter()
@@ -69,29 +84,13 @@ pub(super) fn build(side: u8, facing: &[u8], spec: BoardSpec) -> Board {
         .map(|(i, &c)| (key(c), i as u16))
         .collect();
     let find = |from: (f32, f32), angle_deg: f32, distance: f32| -> Option<u16> {
-        let a = angle_deg.to_radians();
-        at.get(&key((
-            from.0 + distance * a.cos(),
-            from.1 + distance * a.sin(),
-        )))
-        .copied()
+        at.get(&key(towards(from, angle_deg, distance))).copied()
     };
-    let side_gap = 1.0 / 3f32.sqrt();
     let mut steps = vec![NO_CELL; cells.len() * TRI_DIRS];
     for (i, &c) in centres.iter().enumerate() {
         let row = &mut steps[i * TRI_DIRS..(i + 1) * TRI_DIRS];
-        for (d, slot) in row.iter_mut().enumerate().take(12) {
-            let angle = d as f32 * 30.0;
-            let target = if d % 2 == 0 {
-                // A rook line: the side neighbour 30 degrees to one side or the other.
-                find(c, angle + 30.0, side_gap).or_else(|| find(c, angle - 30.0, side_gap))
-            } else {
-                find(c, angle, side_gap).or_else(|| find(c, angle, 2.0 * side_gap))
-            };
-            *slot = target.unwrap_or(NO_CELL);
-        }
-        for k in 0..6 {
-            row[12 + k] = find(c, k as f32 * 60.0, 1.0).unwrap_or(NO_CELL);
+        for (d, slot) in row.iter_mut().enumerate() {
+            *slot = neighbour(c, d, find).unwrap_or(NO_CELL);
         }
     }
     let opposite = (0..TRI_DIRS)
@@ -103,65 +102,191 @@ pub(super) fn build(side: u8, facing: &[u8], spec: BoardSpec) -> Board {
             })
         })
         .collect();
-    let frames = facing
+    let frames = facing.iter().map(|&edge| frame(edge)).collect();
+    // Each seat's coordinates: the board turned so that its edge is at the bottom, read as
+    // (row from that edge, position along the row) of the uncut hexagon.
+    let centre = (n as f32 / 2.0, n as f32 * 3f32.sqrt() / 2.0);
+    let whole_at: HashMap<(i32, i32), (i16, i16)> = whole
+        .iter()
+        .map(|&(r, p)| (key(centroid(&triangle(r, p))), (r, p)))
+        .collect();
+    let frame_coords = facing
         .iter()
         .map(|&edge| {
-            // Turned clockwise by 60 degrees per edge: a line direction loses two steps of
-            // 30 degrees, a corner step one step of 60.
-            let line = |deg: i32| Dir(((deg / 30 - 2 * edge as i32).rem_euclid(12)) as u8);
-            let corner = |deg: i32| Dir((12 + (deg / 60 - edge as i32).rem_euclid(6)) as u8);
-            // Forward is 90 degrees for the seat at the bottom; the diagonal headings are its
-            // forward corner steps (what checkers men use), the sideways and back ones likewise.
-            let dirs = [
-                line(90),    // Forward
-                corner(60),  // ForwardRight
-                corner(0),   // Right
-                corner(300), // BackRight
-                line(270),   // Back
-                corner(240), // BackLeft
-                corner(180), // Left
-                corner(120), // ForwardLeft
-            ];
-            // Rooks along the six lines parallel to the edges, bishops along the six
-            // perpendicular to them, kings to all twelve neighbours: the bishop's six steps
-            // (three across a side, three across a corner) and the six corner steps.
-            let lines = Lines {
-                rook: (0..6).map(|k| line(60 * k)).collect(),
-                bishop: (0..6).map(|k| line(30 + 60 * k)).collect(),
-                king: (0..6)
-                    .map(|k| line(30 + 60 * k))
-                    .chain((0..6).map(|k| corner(60 * k)))
-                    .collect(),
-            };
-            Frame {
-                dirs,
-                knight: Leap(0),
-                quarter_turns: 0,
-                lines,
-            }
+            centres
+                .iter()
+                .map(|&c| {
+                    let (r, p) = whole_at[&key(turn(c, centre, 60.0 * edge as f32))];
+                    (r - 1, p)
+                })
+                .collect()
         })
         .collect();
-    let count = cells.len();
+    let (leaps, knight_hops) = knights(&centres, &at);
     Board {
         spec,
         cells,
         dir_count: TRI_DIRS,
         steps,
         opposite,
-        // Tri-Chess's knight (two bishop steps, then one aside) is built with its game.
-        leaps: vec![LeapTable {
-            starts: vec![0; count + 1],
-            targets: Vec::new(),
-        }],
-        knight_hops: HopTable {
-            starts: vec![0; count + 1],
-            pairs: Vec::new(),
-        },
+        leaps: vec![leaps],
+        knight_hops,
         frames,
         grid: None,
         wrap: Wrap::None,
-        frame_coords: Vec::new(),
+        frame_coords,
     }
+}
+
+/// The point `distance` from `from` at `angle_deg` degrees.
+fn towards(from: (f32, f32), angle_deg: f32, distance: f32) -> (f32, f32) {
+    let (sin, cos) = angle_deg.to_radians().sin_cos();
+    (from.0 + distance * cos, from.1 + distance * sin)
+}
+
+/// `point` turned counterclockwise by `degrees` about `centre`.
+fn turn(point: (f32, f32), centre: (f32, f32), degrees: f32) -> (f32, f32) {
+    let (sin, cos) = degrees.to_radians().sin_cos();
+    let (dx, dy) = (point.0 - centre.0, point.1 - centre.1);
+    (
+        centre.0 + dx * cos - dy * sin,
+        centre.1 + dx * sin + dy * cos,
+    )
+}
+
+/// The neighbour of the triangle centred at `c` in direction `d` (see the module's
+/// directions), found by `find(from, angle, distance)`.
+fn neighbour<T>(c: (f32, f32), d: usize, find: impl Fn((f32, f32), f32, f32) -> Option<T>) -> Option<T> {
+    let side_gap = 1.0 / 3f32.sqrt();
+    if d >= 12 {
+        return find(c, (d - 12) as f32 * 60.0, 1.0);
+    }
+    let angle = d as f32 * 30.0;
+    if d % 2 == 0 {
+        // A rook line: the side neighbour 30 degrees to one side or the other.
+        find(c, angle + 30.0, side_gap).or_else(|| find(c, angle - 30.0, side_gap))
+    } else {
+        find(c, angle, side_gap).or_else(|| find(c, angle, 2.0 * side_gap))
+    }
+}
+
+/// Whether the triangle centred at `c` points up (its centre a third of the way up its row).
+fn points_up(c: (f32, f32)) -> bool {
+    let row = 3f32.sqrt() / 2.0;
+    c.1.rem_euclid(row) < row / 2.0
+}
+
+/// The frame of the seat at `edge`: turned clockwise by 60 degrees per edge, so a line
+/// direction loses two steps of 30 degrees and a corner step one step of 60.
+fn frame(edge: u8) -> Frame {
+    let line = |deg: i32| Dir(((deg / 30 - 2 * edge as i32).rem_euclid(12)) as u8);
+    let corner = |deg: i32| Dir((12 + (deg / 60 - edge as i32).rem_euclid(6)) as u8);
+    // Forward is 90 degrees for the seat at the bottom; the diagonal headings are its forward
+    // corner steps (what checkers men use and pawns capture along), the sideways and back ones
+    // likewise.
+    let dirs = [
+        line(90),    // Forward
+        corner(60),  // ForwardRight
+        corner(0),   // Right
+        corner(300), // BackRight
+        line(270),   // Back
+        corner(240), // BackLeft
+        corner(180), // Left
+        corner(120), // ForwardLeft
+    ];
+    // Rooks along the six lines parallel to the edges, bishops along the six perpendicular to
+    // them, kings to all twelve neighbours: the bishop's six steps (three across a side, three
+    // across a corner) and the six corner steps.
+    let lines = Lines {
+        rook: (0..6).map(|k| line(60 * k)).collect(),
+        bishop: (0..6).map(|k| line(30 + 60 * k)).collect(),
+        king: (0..6)
+            .map(|k| line(30 + 60 * k))
+            .chain((0..6).map(|k| corner(60 * k)))
+            .collect(),
+    };
+    Frame {
+        dirs,
+        knight: Leap(0),
+        quarter_turns: 0,
+        lines,
+    }
+}
+
+/// The knight's move as offsets from a triangle's centre, for a triangle pointing up (`[0]`)
+/// and down (`[1]`): for each bishop direction and each side, two bishop steps, then one step
+/// across a side of the triangle reached, to that side of the line (a triangle's sides face
+/// 120 degrees apart, so one of 60 and 120 degrees off the line is a side). Measured on an open
+/// stretch of lattice, so a knight leaps whatever lies between, cut-out triangles included.
+fn knight_offsets() -> [[[(f32, f32); 2]; 6]; 2] {
+    let big = 12i16;
+    let mut centres = HashMap::new();
+    for r in 1..=2 * big {
+        let s = r.min(2 * big + 1 - r);
+        for p in (1 - s)..=(2 * big - 1 + s) {
+            let c = centroid(&triangle(r, p));
+            centres.insert(key(c), c);
+        }
+    }
+    let find = |from, angle, distance| centres.get(&key(towards(from, angle, distance))).copied();
+    let step = |c, d| neighbour(c, d, find).expect("the open lattice has every neighbour");
+    let side_gap = 1.0 / 3f32.sqrt();
+    let mut out = [[[(0.0, 0.0); 2]; 6]; 2];
+    let up = centroid(&triangle(big, big));
+    let down = step(up, 3);
+    for (o, start) in [up, down].into_iter().enumerate() {
+        for (k, offsets) in out[o].iter_mut().enumerate() {
+            let d = 1 + 2 * k;
+            let landing = step(step(start, d), d);
+            let angle = d as f32 * 30.0;
+            for (offset, turn_to) in offsets.iter_mut().zip(SIDES) {
+                let target = [60.0, 120.0]
+                    .iter()
+                    .find_map(|off| find(landing, angle + turn_to * off, side_gap))
+                    .expect("a knight's last step exists");
+                *offset = (target.0 - start.0, target.1 - start.1);
+            }
+        }
+    }
+    out
+}
+
+/// The knight's leap table and its extended hops (Adams: a second knight's move the same way,
+/// over the first's landing triangle).
+fn knights(centres: &[(f32, f32)], at: &HashMap<(i32, i32), u16>) -> (LeapTable, HopTable) {
+    let offsets = knight_offsets();
+    let orientation = |c: (f32, f32)| usize::from(!points_up(c));
+    let shift = |c: (f32, f32), o: (f32, f32)| at.get(&key((c.0 + o.0, c.1 + o.1))).copied();
+    let mut leaps = LeapTable {
+        starts: vec![0],
+        targets: Vec::new(),
+    };
+    let mut hops = HopTable {
+        starts: vec![0],
+        pairs: Vec::new(),
+    };
+    for &c in centres {
+        let o = orientation(c);
+        let mut targets: Vec<u16> = Vec::new();
+        for k in 0..6 {
+            for s in 0..2 {
+                let Some(first) = shift(c, offsets[o][k][s]) else {
+                    continue;
+                };
+                targets.push(first);
+                let mid = centres[first as usize];
+                if let Some(second) = shift(mid, offsets[1 - o][k][s]) {
+                    hops.pairs.push((Cell(first), Cell(second)));
+                }
+            }
+        }
+        targets.sort_unstable();
+        targets.dedup();
+        leaps.targets.extend(targets.into_iter().map(Cell));
+        leaps.starts.push(leaps.targets.len() as u32);
+        hops.starts.push(hops.pairs.len() as u32);
+    }
+    (leaps, hops)
 }
 
 #[cfg(test)]
@@ -173,6 +298,7 @@ mod tests {
         BoardSpec::TriHex {
             side,
             facing: (0..6).collect(),
+            cut: Vec::new(),
         }
         .build()
     }
@@ -291,5 +417,68 @@ mod tests {
                 assert!((angle(c, d) - expected).abs() < 0.01, "seat {seat} {h:?}");
             }
         }
+    }
+
+    /// The book's knight: twelve leaps from a triangle away from the edge, each returning; a
+    /// leap that starts across a side a rook could also make, one that starts across a corner
+    /// no rook or bishop could (Figure 34's asterisks and crosses).
+    #[test]
+    fn the_knight_leaps_as_the_book_draws_it() {
+        let b = board(6);
+        let centre = (3.0, 3.0 * 3f32.sqrt());
+        let rays = |c: Cell, dirs: std::ops::Range<usize>, every: usize| {
+            let mut out = std::collections::HashSet::new();
+            for d in dirs.step_by(every) {
+                out.extend(b.ray(c, Dir(d as u8)));
+            }
+            out
+        };
+        let mut inner = 0;
+        for c in b.cells() {
+            let leaps = b.leaps(c, Leap(0));
+            for &t in leaps {
+                assert!(b.leaps(t, Leap(0)).contains(&c), "leaps return");
+                assert_ne!(b.shade(c), b.shade(t), "a knight changes colour");
+            }
+            let at = centroid(&b.info(c).polygon);
+            if ((at.0 - centre.0).powi(2) + (at.1 - centre.1).powi(2)).sqrt() > 2.5 {
+                continue;
+            }
+            inner += 1;
+            assert_eq!(leaps.len(), 12);
+            let rook = rays(c, 0..12, 2);
+            let bishop = rays(c, 1..12, 2);
+            let on_rook_lines = leaps.iter().filter(|t| rook.contains(t)).count();
+            assert_eq!(on_rook_lines, 6, "{}", b.label(c));
+            assert!(leaps.iter().all(|t| !bishop.contains(t)));
+        }
+        assert!(inner > 20);
+    }
+
+    /// Each seat reads the board from its edge: its first row has 2n+1 triangles, the
+    /// second 2n+3; a cut-out triangle leaves a gap, and the others keep their numbers.
+    #[test]
+    fn seats_have_rows_from_their_edges_and_cut_triangles_keep_numbers() {
+        let b = board(5);
+        for seat in 0..6 {
+            let row = |r: i16| b.cells().filter(|&c| b.frame_rank(seat, c) == Some(r)).count();
+            assert_eq!((row(0), row(1), row(9)), (11, 13, 11), "seat {seat}");
+            assert_eq!(b.frame_depth(seat), Some(10));
+            let c = b.frame_cell(seat, 0, 5).unwrap();
+            // The middle of the edge row points inward on the side-5 board.
+            let forward = b.frame(seat).dir(Heading::Forward);
+            let ahead = b.step(c, forward).unwrap();
+            assert_eq!(shared_corners(&b, c, ahead), 1, "through the apex");
+        }
+        let cut = BoardSpec::TriHex {
+            side: 5,
+            facing: vec![0],
+            cut: vec![1, 2],
+        }
+        .build();
+        assert_eq!(cut.len(), 148);
+        assert!(cut.cell("1").is_none() && cut.cell("2").is_none());
+        assert_eq!(cut.label(cut.cell("150").unwrap()), "150");
+        assert_eq!(cut.frame_coord(0, cut.cell("3").unwrap()), Some((0, 2)));
     }
 }

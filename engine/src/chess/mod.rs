@@ -33,6 +33,7 @@ pub use fen::parse_setup;
 pub use fen::{FenError, FenFlavor};
 pub use perft::{divide, perft};
 pub use rules::{CastlingRule, PawnRule, Rules, RulesSpec, MAX_SEATS};
+use rules::{Geometry, Squares, Triangles};
 pub use san::{MoveParseError, NotationStyle};
 pub use setup::{KingRule, PositionError, PositionProblem, Setup};
 
@@ -548,14 +549,30 @@ impl Position {
     /// Whether any enemy of `us` attacks `target`, reading the board through `occ`.
     #[inline]
     fn attacked<O: Occupancy>(&self, occ: &O, target: Cell, us: usize) -> bool {
-        self.rules.enemies[us]
-            .iter()
-            .any(|&e| self.army_attacks(occ, target, e))
+        let enemies = self.rules.enemies[us].iter();
+        if self.rules.triangles {
+            enemies
+                .clone()
+                .any(|&e| self.army_attacks_on::<O, Triangles>(occ, target, e))
+        } else {
+            enemies
+                .clone()
+                .any(|&e| self.army_attacks_on::<O, Squares>(occ, target, e))
+        }
     }
 
     /// Whether army `e` attacks `target`, reading the board through `occ`.
     #[inline(always)]
     fn army_attacks<O: Occupancy>(&self, occ: &O, target: Cell, e: usize) -> bool {
+        if self.rules.triangles {
+            self.army_attacks_on::<O, Triangles>(occ, target, e)
+        } else {
+            self.army_attacks_on::<O, Squares>(occ, target, e)
+        }
+    }
+
+    #[inline(always)]
+    fn army_attacks_on<O: Occupancy, G: Geometry>(&self, occ: &O, target: Cell, e: usize) -> bool {
         let army = &self.rules.armies[e];
         let board = &*army.board;
         let e = e as u8;
@@ -579,7 +596,15 @@ impl Position {
                 }
             }
         }
-        for (dirs, slider) in [(&army.rook_from, rook), (&army.bishop_from, bishop)] {
+        for &d in &army.king_only_from[..G::KING_ONLY] {
+            if board.step(target, d).is_some_and(|t| occ.get(t) == king) {
+                return true;
+            }
+        }
+        for (dirs, slider) in [
+            (&army.rook_from[..G::LINES], rook),
+            (&army.bishop_from[..G::LINES], bishop),
+        ] {
             for &d in dirs.iter() {
                 let mut c = target;
                 let mut first = true;
@@ -689,6 +714,14 @@ impl Position {
     }
 
     fn generate(&self, out: &mut MoveList, legal: bool) {
+        if self.rules.triangles {
+            self.generate_on::<Triangles>(out, legal)
+        } else {
+            self.generate_on::<Squares>(out, legal)
+        }
+    }
+
+    fn generate_on<G: Geometry>(&self, out: &mut MoveList, legal: bool) {
         let us = self.turn as usize;
         let army = &self.rules.armies[us];
         let board = &*army.board;
@@ -730,23 +763,24 @@ impl Position {
                         }
                     }
                 }
-                Role::Bishop => self.slides(board, from, &army.bishop, us, out),
-                Role::Rook => self.slides(board, from, &army.rook, us, out),
+                Role::Bishop => self.slides(board, from, army.bishop_lines::<G>(), us, out),
+                Role::Rook => self.slides(board, from, army.rook_lines::<G>(), us, out),
                 Role::Queen => {
-                    self.slides(board, from, &army.rook, us, out);
-                    self.slides(board, from, &army.bishop, us, out);
+                    self.slides(board, from, army.rook_lines::<G>(), us, out);
+                    self.slides(board, from, army.bishop_lines::<G>(), us, out);
                 }
                 Role::King => {
-                    for &d in &army.king {
+                    for &d in army.king_steps::<G>() {
                         if let Some(to) = board.step(from, d) {
                             self.push_step(from, to, us, out);
                         }
                     }
                 }
             }
-            if wrapped {
+            if wrapped || (G::OVERLAPPING && matches!(role, Role::Rook | Role::Queen)) {
                 // On a wrapped board two rays (east and west along a rank) can reach the same
-                // cell; a move is only its start and end, so keep one of each.
+                // cell, as can two lines of a tri-board through a triangle's side; a move is
+                // only its start and end, so keep one of each.
                 out[start..].sort_unstable();
                 dedup_range(out, start);
             }
@@ -1176,17 +1210,17 @@ impl Position {
                 }
             }
             Role::King => {
-                for &d in &army.king {
+                for &d in army.king_steps_in_use(self.rules.triangles) {
                     if let Some(to) = board.step(from, d) {
                         take(to, &mut out);
                     }
                 }
             }
-            Role::Bishop => slide(&army.bishop, &mut out),
-            Role::Rook => slide(&army.rook, &mut out),
+            Role::Bishop => slide(army.bishop_in_use(self.rules.triangles), &mut out),
+            Role::Rook => slide(army.rook_in_use(self.rules.triangles), &mut out),
             Role::Queen => {
-                slide(&army.rook, &mut out);
-                slide(&army.bishop, &mut out);
+                slide(army.rook_in_use(self.rules.triangles), &mut out);
+                slide(army.bishop_in_use(self.rules.triangles), &mut out);
             }
         }
         out.sort_unstable();
