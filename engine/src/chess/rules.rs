@@ -381,15 +381,11 @@ fn army(shared: &Board, moves_on: Arc<Board>, seat: usize, pawns: PawnRule) -> A
     // far edge.
     let (promotion, home_row, double_step, triple_step) = match pawns {
         PawnRule::Orthodox if shared.frame_coord(seat, Cell(0)).is_some() => {
-            // A board given cell by cell (Trimens): the rows of the army's own frame. A pawn
-            // promotes on a cell with no cell ahead of it.
+            // A board given cell by cell (Trimens, the tri-boards): the rows of the army's own
+            // frame. A pawn promotes on a cell with no cell ahead of it.
             let row = |c: Cell| shared.frame_rank(seat, c).unwrap_or(0);
             let set = |r: i16| shared.cells().filter(|&c| row(c) == r).collect::<CellSet>();
-            let promotion = shared
-                .cells()
-                .filter(|&c| shared.step(c, forward).is_none())
-                .collect();
-            (promotion, set(0), set(1), CellSet::EMPTY)
+            (far_edge(shared, seat, forward), set(0), set(1), CellSet::EMPTY)
         }
         PawnRule::Orthodox => {
             let home_row: CellSet = shared
@@ -414,8 +410,13 @@ fn army(shared: &Board, moves_on: Arc<Board>, seat: usize, pawns: PawnRule) -> A
             let depth = shared.frame_depth(seat).unwrap_or(8);
             let row = |c: Cell| shared.frame_rank(seat, c).unwrap_or(0);
             let set = |f: &dyn Fn(i16) -> bool| shared.cells().filter(|&c| f(row(c))).collect();
+            let given_by_cell = shared.frame_coord(seat, Cell(0)).is_some();
             (
-                set(&|r| r == depth - 1),
+                if given_by_cell {
+                    far_edge(shared, seat, forward)
+                } else {
+                    set(&|r| r == depth - 1)
+                },
                 set(&|r| r == 0),
                 set(&|r| r >= 1 && r < depth / 2),
                 set(&|r| r == 1),
@@ -447,6 +448,17 @@ fn army(shared: &Board, moves_on: Arc<Board>, seat: usize, pawns: PawnRule) -> A
         home_row,
         slide_roles,
     }
+}
+
+/// Where an army's pawns promote on a board given cell by cell: the cells with none ahead, in
+/// the far half of its frame (a pawn stopped by a cut-out edge near its own side does not).
+fn far_edge(board: &Board, seat: usize, forward: Dir) -> CellSet {
+    let depth = board.frame_depth(seat).unwrap_or(0);
+    board
+        .cells()
+        .filter(|&c| board.step(c, forward).is_none())
+        .filter(|&c| 2 * board.frame_rank(seat, c).unwrap_or(0) >= depth)
+        .collect()
 }
 
 /// The cells of an army's home row in order along the line castling is read on: toward higher

@@ -8,5 +8,7 @@ pub mod crowded_house;
 pub mod doubles;
 pub mod masquerade;
 pub mod synchronous;
+pub mod team_chess;
+pub mod tri_chess;
 pub mod trimens;
 pub mod zombie;

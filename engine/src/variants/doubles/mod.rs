@@ -23,31 +23,27 @@
 
 mod notation;
 
-use serde::{Deserialize, Serialize};
-
 use crate::board::{Cell, SquareBoard, Wrap};
 use crate::chess::{
-    CastlingRule, Move, MoveKind, MoveParseError, PawnRule, Piece, Position, Role, RulesSpec, Seat,
-    Setup,
+    CastlingRule, Move, MoveParseError, PawnRule, Piece, Position, Role, RulesSpec, Seat, Setup,
 };
 use crate::game::{
     EndReason, Event, Family, Game, GameError, OptionSpec, OptionValues, Options, Outcome, Prompt,
-    PromptKind, VariantInfo,
+    VariantInfo,
 };
-use crate::table::{ArmyStatus, Table};
+use crate::table::Table;
+use crate::view::{View, Viewer};
 
-use super::chess::counting_draws_by;
-use crate::view::{Figure, Placed, View, Viewer};
+pub use super::team_chess::Mode;
+use super::team_chess::{TeamChess, Writing};
 
 /// Doubles Chess.
 pub struct Doubles;
 
-/// Partners or each for himself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Mode {
-    Partners,
-    CutThroat,
-}
+
+/// A game of Doubles Chess: the shared rules of chess for several players on its board.
+pub type DoublesState = TeamChess;
+
 
 /// The armies by index: White 1 at the bottom, Black 1 across at the top, White 2 at the left,
 /// Black 2 at the right. Player `n` moves army `n`.
@@ -71,34 +67,6 @@ const ARMIES: [&str; 4] = [
     "Rl3 Nl4 Bl5 Ql6 Kl7 Bl8 Nl9 Rl10 Pk3 Pk4 Pk5 Pk6 Pk7 Pk8 Pk9 Pk10",
 ];
 
-/// A piece that has just taken a king, safe from some armies for their next move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct Immunity {
-    cell: Cell,
-    /// The armies that may not take it, one bit each.
-    from: u8,
-}
-
-/// A game of Doubles Chess.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct DoublesState {
-    mode: Mode,
-    position: Position,
-    table: Table,
-    immune: Vec<Immunity>,
-    /// For each army mated in cut-throat, the other armies that took part in the mate.
-    mate_helpers: [u8; 4],
-    /// For each army mated now, the army whose move must take its king.
-    #[serde(default)]
-    mater: [Option<u8>; 4],
-    /// Every move, as "White 1: Nf3".
-    moves: Vec<String>,
-    /// Repetition keys since the last capture or pawn move.
-    repetitions: Vec<u64>,
-    last_move: Vec<Cell>,
-    outcome: Option<Outcome>,
-    seed: u64,
-}
 
 fn mode_of(options: &Options) -> Mode {
     match options.get("mode") {
@@ -109,9 +77,9 @@ fn mode_of(options: &Options) -> Mode {
     }
 }
 
-impl DoublesState {
-    /// A new game in `mode`, on a flat board or a cylinder.
-    pub fn new(mode: Mode, cylinder: bool, seed: u64) -> DoublesState {
+impl TeamChess {
+    /// A new game of Doubles Chess in `mode`, on a flat board or a cylinder.
+    pub fn doubles(mode: Mode, cylinder: bool, seed: u64) -> TeamChess {
         let corners = match mode {
             Mode::Partners => 0,
             Mode::CutThroat => crate::board::CUT_THROAT_CORNERS,
@@ -162,473 +130,17 @@ impl DoublesState {
             Mode::Partners => PARTNERS_ORDER,
             Mode::CutThroat => CUT_THROAT_ORDER,
         };
-        DoublesState {
+        TeamChess::start(
             mode,
-            repetitions: vec![position.repetition_key()],
             position,
-            table: Table::with_order(&NAMES, &teams, &order),
-            immune: Vec::new(),
-            mate_helpers: [0; 4],
-            mater: [None; 4],
-            moves: Vec::new(),
-            last_move: Vec::new(),
-            outcome: None,
+            Table::with_order(&NAMES, &teams, &order),
+            Writing::Algebraic,
             seed,
-        }
-    }
-
-    /// The position.
-    pub fn position(&self) -> &Position {
-        &self.position
-    }
-    /// The table: armies, statuses, order.
-    pub fn table(&self) -> &Table {
-        &self.table
-    }
-    /// The moves played, each with its army.
-    pub fn moves(&self) -> &[String] {
-        &self.moves
-    }
-
-    fn to_move(&self) -> u8 {
-        self.table.current().army
-    }
-
-    /// The position with `army` to move.
-    fn as_turn_of(&self, army: u8) -> Position {
-        let mut pos = self.position.clone();
-        pos.set_turn(Seat(army));
-        pos
-    }
-
-    fn in_check(&self, army: u8) -> bool {
-        self.position.seat_in_check(Seat(army))
-    }
-
-    /// Kings that can be taken and must be: of armies still in the game (a frozen one's too).
-    fn live_king_at(&self, cell: Cell, army: u8) -> bool {
-        self.position.piece_at(cell).is_some_and(|p| {
-            p.role == Role::King
-                && p.seat.0 != army
-                && self.table.status(p.seat.0) != ArmyStatus::Eliminated
-        })
-    }
-
-    /// The moves the chess rules allow `army`, less captures of a piece immune from it.
-    fn chess_moves(&self, army: u8) -> Vec<Move> {
-        let pos = self.as_turn_of(army);
-        pos.legal_moves()
-            .into_iter()
-            .filter(|m| {
-                !self
-                    .immune
-                    .iter()
-                    .any(|i| i.cell == m.to && i.from & (1 << army) != 0)
-            })
-            .collect()
-    }
-
-    /// Whether `army` must take the king on `cell` now: the king of an army it mated (rule 3),
-    /// or, in partners, a king left attacked with its owner still to move (rule 7).
-    fn must_take(&self, army: u8, cell: Cell) -> bool {
-        let Some(victim) = self.position.piece_at(cell).map(|p| p.seat.0) else {
-            return false;
-        };
-        if !self.live_king_at(cell, army) {
-            return false;
-        }
-        match self.table.status(victim) {
-            ArmyStatus::Mated | ArmyStatus::Frozen => self.mater[victim as usize] == Some(army),
-            _ => self.mode == Mode::Partners,
-        }
-    }
-
-    /// Everything `army` may do on its turn: a king it must take is taken first, unless its own
-    /// king is in check.
-    fn moves_of(&self, army: u8) -> Vec<Move> {
-        let moves = self.chess_moves(army);
-        if self.in_check(army) {
-            return moves;
-        }
-        let takes: Vec<Move> = moves
-            .iter()
-            .copied()
-            .filter(|m| m.kind != MoveKind::Castle && self.must_take(army, m.to))
-            .collect();
-        if takes.is_empty() {
-            moves
-        } else {
-            takes
-        }
-    }
-
-    fn checkmated(&self, army: u8) -> bool {
-        self.position.king(Seat(army)).is_some()
-            && self.in_check(army)
-            && self.chess_moves(army).is_empty()
-    }
-
-    /// The armies other than `victim` and `mater` whose pieces attack the victim's king or a
-    /// square next to it.
-    fn helpers(&self, victim: u8, mater: u8) -> u8 {
-        let Some(king) = self.position.king(Seat(victim)) else {
-            return 0;
-        };
-        let board = self.position.board();
-        let mut around = vec![king];
-        for d in 0..board.dir_count() {
-            around.extend(board.step(king, crate::board::Dir(d as u8)));
-        }
-        let mut mask = 0;
-        for a in 0..4u8 {
-            if a != victim
-                && a != mater
-                && around
-                    .iter()
-                    .any(|&c| self.position.attacked_by(c, Seat(a)))
-            {
-                mask |= 1 << a;
-            }
-        }
-        mask
-    }
-
-    /// The move with `+` when it checks an enemy king and `#` when it mates one.
-    fn notate(&self, m: Move) -> String {
-        let army = self.to_move();
-        let mut text = self.position.san_plain_among(m, &self.moves_of(army));
-        let mut after = self.clone();
-        after.moves.clear();
-        after.repetitions.clear();
-        after.position.play_unchecked(m);
-        let enemies: Vec<u8> = (0..4u8)
-            .filter(|&a| self.table.team(a) != self.table.team(army))
-            .filter(|&a| !self.table.status(a).is_out())
-            .collect();
-        if enemies.iter().any(|&a| after.checkmated(a)) {
-            text.push('#');
-        } else if enemies.iter().any(|&a| after.in_check(a)) {
-            text.push('+');
-        }
-        text
-    }
-
-    fn name(&self, army: u8) -> &str {
-        &self.table.army(army).name
-    }
-
-    fn apply_move(&mut self, m: Move) -> Vec<Event> {
-        let army = self.to_move();
-        let text = self.notate(m);
-        let number = self.table.rounds() + 1;
-        let mut events = vec![Event::Public(format!(
-            "{} played {number}. {text}",
-            self.name(army)
-        ))];
-        self.moves.push(format!("{}: {text}", self.name(army)));
-        let taken = match m.kind {
-            MoveKind::Castle => None,
-            MoveKind::EnPassant => None,
-            _ => self.position.piece_at(m.to),
-        };
-        let helpers_now = match taken {
-            Some(p) if p.role == Role::King => self.helpers(p.seat.0, army),
-            _ => 0,
-        };
-        self.position.play_unchecked(m);
-        self.last_move = match m.kind {
-            MoveKind::Castle => {
-                vec![m.from, self.position.king(Seat(army)).unwrap_or(m.to)]
-            }
-            _ => vec![m.from, m.to],
-        };
-        // Immunity lasts one move of each army it guards against; a piece taken or moved
-        // loses it.
-        self.immune.retain(|i| i.cell != m.to && i.cell != m.from);
-        for i in &mut self.immune {
-            i.from &= !(1 << army);
-        }
-        self.immune.retain(|i| i.from != 0);
-        if let Some(victim) = taken.filter(|p| p.role == Role::King).map(|p| p.seat.0) {
-            self.mater[victim as usize] = None;
-            events.push(Event::Public(format!(
-                "{} took {}'s king.",
-                self.name(army),
-                self.name(victim)
-            )));
-            let from = match self.mode {
-                // Rule 5: immune from the victim, not from the partner, for one move.
-                Mode::Partners => {
-                    if self.table.status(victim) == ArmyStatus::Mated {
-                        self.table.set_status(victim, ArmyStatus::Playing);
-                    }
-                    1 << victim
-                }
-                // Rule 3: immune from every player who took part in the mate.
-                Mode::CutThroat => {
-                    self.table.set_status(victim, ArmyStatus::Eliminated);
-                    let helped = self.mate_helpers[victim as usize] | helpers_now;
-                    helped & !(1 << army) & !(1 << victim)
-                }
-            };
-            if from != 0 {
-                self.immune.push(Immunity { cell: m.to, from });
-            }
-        }
-        events.extend(self.mark_mates(army));
-        if self.outcome.is_none() {
-            events.extend(self.next_turn());
-        }
-        // The position is recorded with the army that really moves next.
-        if self.position.halfmoves() == 0 {
-            self.repetitions.clear();
-        }
-        self.repetitions.push(self.position.repetition_key());
-        if self.outcome.is_none() {
-            self.outcome = self.counting_draws();
-        }
-        events
-    }
-
-    /// After `mover`'s move: every army now checkmated is marked (mated in partners, frozen in
-    /// cut-throat), a mate broken is lifted, and the game ends if a side has lost.
-    fn mark_mates(&mut self, mover: u8) -> Vec<Event> {
-        let mut events = Vec::new();
-        for a in 0..4u8 {
-            let status = self.table.status(a);
-            if a == mover || status.is_out() {
-                continue;
-            }
-            let mated = self.checkmated(a);
-            if mated {
-                self.note_mater(a, mover);
-            }
-            match (self.mode, mated, status) {
-                (Mode::Partners, true, ArmyStatus::Playing | ArmyStatus::Stalemated) => {
-                    self.table.set_status(a, ArmyStatus::Mated);
-                    events.push(Event::Public(format!(
-                        "{} is checkmated and misses turns until the king is taken or the mate broken.",
-                        self.name(a)
-                    )));
-                }
-                (Mode::Partners, false, ArmyStatus::Mated) => {
-                    self.table.set_status(a, ArmyStatus::Playing);
-                    self.mater[a as usize] = None;
-                    if !self.in_check(a) {
-                        events.push(Event::Public(format!(
-                            "{}'s checkmate is broken.",
-                            self.name(a)
-                        )));
-                    }
-                }
-                (Mode::CutThroat, true, _) => {
-                    self.mate_helpers[a as usize] = self.helpers(a, mover);
-                    self.table.set_status(a, ArmyStatus::Frozen);
-                    events.push(Event::Public(format!(
-                        "{} is checkmated: the army is frozen in place, and its king must be taken.",
-                        self.name(a)
-                    )));
-                }
-                _ => {}
-            }
-        }
-        self.outcome = self.decided(mover);
-        events
-    }
-
-    /// Records who must take `victim`'s king: the mover if his pieces attack it, else the
-    /// attacker who comes to move first; a mater who no longer attacks it hands the duty on.
-    fn note_mater(&mut self, victim: u8, mover: u8) {
-        let Some(king) = self.position.king(Seat(victim)) else {
-            return;
-        };
-        let attacks = |a: u8| {
-            a != victim
-                && self.table.team(a) != self.table.team(victim)
-                && !self.table.status(a).is_out()
-                && self.position.attacked_by(king, Seat(a))
-        };
-        if self.mater[victim as usize].is_some_and(attacks) {
-            return;
-        }
-        self.mater[victim as usize] = if attacks(mover) {
-            Some(mover)
-        } else {
-            self.table.upcoming().map(|t| t.army).find(|&a| attacks(a))
-        };
-    }
-
-    /// Whether the game is won now, `mover` having just moved.
-    fn decided(&self, mover: u8) -> Option<Outcome> {
-        match self.mode {
-            Mode::Partners => {
-                // A team loses when both its kings are mated or gone.
-                let lost = |team: u8| {
-                    (0..4u8).filter(|&a| self.table.team(a) == team).all(|a| {
-                        self.position.king(Seat(a)).is_none()
-                            || self.table.status(a) == ArmyStatus::Mated
-                    })
-                };
-                let ours = self.table.team(mover);
-                for team in [1 - ours, ours] {
-                    if lost(team) {
-                        return Some(Outcome::win(
-                            self.table.players_of_team(1 - team),
-                            EndReason::Checkmate,
-                        ));
-                    }
-                }
-                None
-            }
-            Mode::CutThroat => self.last_standing(EndReason::Checkmate),
-        }
-    }
-
-    /// Cut-throat: the last army in the game wins; two left of whom one is stalemated draw.
-    fn last_standing(&self, reason: EndReason) -> Option<Outcome> {
-        let alive: Vec<u8> = (0..4u8)
-            .filter(|&a| !self.table.status(a).is_out())
-            .collect();
-        match alive.as_slice() {
-            [] => Some(Outcome::draw(EndReason::Stalemate)),
-            [a] => Some(Outcome::win(vec![self.table.controller(*a)], reason)),
-            [_, _]
-                if alive.iter().any(|&a| {
-                    a != self.to_move()
-                        && self.position.king(Seat(a)).is_some()
-                        && !self.in_check(a)
-                        && self.chess_moves(a).is_empty()
-                }) =>
-            {
-                // Rule 5: a mate that leaves only the mater and a stalemated player draws.
-                Some(Outcome::draw(EndReason::Stalemate))
-            }
-            _ => None,
-        }
-    }
-
-    /// Hands the turn on, passing over the armies that miss it.
-    fn next_turn(&mut self) -> Vec<Event> {
-        let mut events = Vec::new();
-        for _ in 0..4 {
-            self.table.advance(|_, _| true);
-            let a = self.to_move();
-            let status = self.table.status(a);
-            if status.is_out() {
-                self.position.skip_turn(Seat(a));
-                continue;
-            }
-            if !self.moves_of(a).is_empty() {
-                if status != ArmyStatus::Playing {
-                    self.table.set_status(a, ArmyStatus::Playing);
-                }
-                self.position.set_turn(Seat(a));
-                return events;
-            }
-            let has_king = self.position.king(Seat(a)).is_some();
-            // A passed turn counts as the army's move for immunity ("for one move").
-            for i in &mut self.immune {
-                i.from &= !(1 << a);
-            }
-            self.immune.retain(|i| i.from != 0);
-            if self.in_check(a) {
-                let mover = self.last_mover();
-                self.note_mater(a, mover);
-                match self.mode {
-                    Mode::Partners => {
-                        self.table.set_status(a, ArmyStatus::Mated);
-                        events.push(Event::Public(format!(
-                            "{} is checkmated and misses the turn.",
-                            self.name(a)
-                        )));
-                    }
-                    Mode::CutThroat => {
-                        self.table.set_status(a, ArmyStatus::Frozen);
-                        events.push(Event::Public(format!(
-                            "{} is checkmated: the army is frozen in place.",
-                            self.name(a)
-                        )));
-                    }
-                }
-                self.outcome = self.decided(a);
-            } else if has_king {
-                let others = (0..4u8)
-                    .filter(|&o| o != a && !self.table.status(o).is_out())
-                    .count();
-                if self.mode == Mode::Partners || others < 2 {
-                    // Partners rule 6, cut-throat rule 5.
-                    events.push(Event::Public(format!("{} is stalemated.", self.name(a))));
-                    self.outcome = Some(Outcome::draw(EndReason::Stalemate));
-                } else {
-                    self.table.set_status(a, ArmyStatus::Stalemated);
-                    events.push(Event::Public(format!(
-                        "{} is stalemated and passes.",
-                        self.name(a)
-                    )));
-                }
-            } else {
-                events.push(Event::Public(format!(
-                    "{} has no move and passes.",
-                    self.name(a)
-                )));
-            }
-            if self.outcome.is_some() {
-                return events;
-            }
-            self.position.skip_turn(Seat(a));
-        }
-        // Nobody can move.
-        self.outcome = Some(Outcome::draw(EndReason::Stalemate));
-        events
-    }
-
-    /// The army that made the last move (the one whose piece stands on the last move's end).
-    fn last_mover(&self) -> u8 {
-        self.last_move
-            .last()
-            .and_then(|&c| self.position.piece_at(c))
-            .map_or(0, |p| p.seat.0)
-    }
-
-    fn counting_draws(&self) -> Option<Outcome> {
-        // Fifty moves by each of four players.
-        let pos = &self.position;
-        let counted = counting_draws_by(
-            pos.halfmoves(),
-            200,
-            pos.repetition_key(),
-            &self.repetitions,
-        );
-        if counted.is_some() {
-            return counted;
-        }
-        if self.position.pieces().all(|(_, p)| p.role == Role::King) {
-            return Some(Outcome::draw(EndReason::InsufficientMaterial));
-        }
-        None
-    }
-
-    /// Why `army`'s move text was refused, when the chess rules alone would allow it.
-    fn why_refused(&self, army: u8, m: Move) -> String {
-        if let Some(i) = self.immune.iter().find(|i| i.cell == m.to) {
-            if i.from & (1 << army) != 0 {
-                return format!(
-                    "the piece on {} has just taken a king and is immune from you for this move",
-                    self.position.board().label(i.cell)
-                );
-            }
-        }
-        let kings: Vec<&str> = self
-            .moves_of(army)
-            .iter()
-            .map(|k| self.position.board().label(k.to))
-            .collect();
-        format!(
-            "you must take the king you attack first ({})",
-            kings.join(" or ")
         )
     }
+}
 
+impl TeamChess {
     fn parse_move(&self, army: u8, text: &str) -> Result<Move, GameError> {
         let text = &normalise(text);
         let allowed = self.moves_of(army);
@@ -823,42 +335,15 @@ impl Game for Doubles {
         let cylinder = options
             .get("board")
             .is_some_and(|b| b.eq_ignore_ascii_case("cylinder"));
-        Ok(DoublesState::new(mode_of(options), cylinder, seed))
+        Ok(DoublesState::doubles(mode_of(options), cylinder, seed))
     }
 
     fn prompts(&self, state: &DoublesState) -> Vec<Prompt> {
-        if state.outcome.is_some() {
-            return Vec::new();
-        }
-        let army = state.to_move();
-        let mut text = format!("{} to move", state.name(army));
-        let moves = state.moves_of(army);
-        if !moves.is_empty()
-            && moves.iter().all(|m| state.live_king_at(m.to, army))
-            && !state.in_check(army)
-        {
-            let kings: Vec<&str> = moves
-                .iter()
-                .map(|m| state.position.board().label(m.to))
-                .collect();
-            text.push_str(&format!(
-                ": you must take the king on {}",
-                kings.join(" or ")
-            ));
-        }
-        vec![Prompt {
-            seat: state.table.controller(army),
-            kind: PromptKind::Move,
-            text,
-        }]
+        state.prompts()
     }
 
     fn legal(&self, state: &DoublesState, seat: Seat) -> Vec<Move> {
-        let army = state.to_move();
-        if state.outcome.is_some() || state.table.controller(army) != seat {
-            return Vec::new();
-        }
-        state.moves_of(army)
+        state.legal_for(seat)
     }
 
     fn action_text(&self, state: &DoublesState, action: &Move) -> String {
@@ -876,13 +361,7 @@ impl Game for Doubles {
     }
 
     fn parse(&self, state: &DoublesState, seat: Seat, text: &str) -> Result<Move, GameError> {
-        let army = state.to_move();
-        if state.table.controller(army) != seat {
-            return Err(GameError::NotYourTurn(format!(
-                "{} to move",
-                state.name(army)
-            )));
-        }
+        let army = state.check_turn(seat)?;
         state.parse_move(army, text)
     }
 
@@ -892,60 +371,11 @@ impl Game for Doubles {
         seat: Seat,
         action: Move,
     ) -> Result<Vec<Event>, GameError> {
-        let army = state.to_move();
-        if state.table.controller(army) != seat {
-            return Err(GameError::NotYourTurn(format!(
-                "{} to move",
-                state.name(army)
-            )));
-        }
-        if !state.moves_of(army).contains(&action) {
-            return Err(GameError::Move(MoveParseError::Illegal {
-                text: state.position.san_plain(action),
-                reason: "it is not a legal move now".into(),
-            }));
-        }
-        Ok(state.apply_move(action))
+        state.apply_for(seat, action)
     }
 
     fn view(&self, state: &DoublesState, viewer: Viewer) -> View {
-        let pos = &state.position;
-        let army = state.to_move();
-        let checks: Vec<Cell> = (0..4u8)
-            .filter(|&a| state.in_check(a))
-            .filter_map(|a| pos.king(Seat(a)))
-            .collect();
-        let status = match &state.outcome {
-            Some(o) => o.describe(|s| state.name(s.0).to_string()),
-            None if state.in_check(army) => format!("{} to move, in check", state.name(army)),
-            None => format!("{} to move", state.name(army)),
-        };
-        View {
-            variant: self.info().id,
-            board: pos.rules().board_arc().clone(),
-            viewer,
-            bottom: match viewer {
-                Viewer::Seat(s) => Seat(state.table.armies_of(s).first().copied().unwrap_or(0)),
-                Viewer::Spectator => Seat(0),
-            },
-            figures: pos
-                .pieces()
-                .map(|(cell, piece)| Placed::new(cell, piece.seat, Figure::Chess(piece.role)))
-                .collect(),
-            last_move: state.last_move.clone(),
-            checks,
-            to_act: if state.outcome.is_some() {
-                Vec::new()
-            } else {
-                vec![state.table.controller(army)]
-            },
-            players: NAMES.iter().map(|n| n.to_string()).collect(),
-            move_number: state.table.rounds() + 1,
-            status,
-            panel: None,
-            square_names: Vec::new(),
-            table: state.table.lines(),
-        }
+        state.view(self.info().id, viewer)
     }
 
     fn outcome(&self, state: &DoublesState) -> Option<Outcome> {
@@ -953,11 +383,7 @@ impl Game for Doubles {
     }
 
     fn seat_name(&self, state: &DoublesState, seat: Seat) -> String {
-        state
-            .table
-            .armies_of(seat)
-            .first()
-            .map_or_else(|| seat.colour_name(), |&a| state.name(a).to_string())
+        state.seat_name(seat)
     }
 
     fn concede(
@@ -967,73 +393,25 @@ impl Game for Doubles {
         _seats: usize,
         reason: EndReason,
     ) -> Outcome {
-        // Partners: the other team wins, never the leaver's partner.
-        let team = state
-            .table
-            .armies_of(seat)
-            .first()
-            .map_or(0, |&a| state.table.team(a));
-        let others: Vec<Seat> = (0..4u8)
-            .filter(|&a| state.table.team(a) != team && !state.table.status(a).is_out())
-            .map(|a| state.table.controller(a))
-            .collect();
-        Outcome::win(others, reason)
+        state.concede(seat, reason)
     }
 
     fn leave(
         &self,
         state: &mut DoublesState,
         seat: Seat,
-        seats: usize,
+        _seats: usize,
         reason: EndReason,
     ) -> Result<Vec<Event>, GameError> {
-        if state.mode == Mode::Partners {
-            return Ok(vec![Event::GameOver(
-                self.concede(state, seat, seats, reason),
-            )]);
-        }
-        // Cut-throat: the player is out; the game goes on while two remain.
-        let armies = state.table.armies_of(seat);
-        if armies.iter().all(|&a| state.table.status(a).is_out()) {
-            return Err(GameError::Refused(
-                "you are already out of this game".into(),
-            ));
-        }
-        let mut events = Vec::new();
-        for army in state.table.armies_of(seat) {
-            state.table.set_status(army, ArmyStatus::Eliminated);
-            events.push(Event::Public(format!(
-                "{} is out ({}); the army stays on the board, frozen.",
-                state.name(army),
-                reason.describe()
-            )));
-        }
-        state.outcome = state.last_standing(reason);
-        if state.outcome.is_none() && state.table.status(state.to_move()).is_out() {
-            events.extend(state.next_turn());
-        }
-        if let Some(o) = &state.outcome {
-            events.push(Event::GameOver(o.clone()));
-        }
-        Ok(events)
+        state.leave(seat, reason)
     }
 
     fn is_out(&self, state: &DoublesState, seat: Seat) -> bool {
-        let armies = state.table.armies_of(seat);
-        !armies.is_empty() && armies.iter().all(|&a| state.table.status(a).is_out())
+        state.is_out(seat)
     }
 
     fn waiting_reason(&self, state: &DoublesState, seat: Seat) -> Option<String> {
-        let army = *state.table.armies_of(seat).first()?;
-        let status = state.table.status(army);
-        (status != ArmyStatus::Playing).then(|| {
-            format!(
-                "{} is {}; {} to move",
-                state.name(army),
-                status.describe(),
-                state.name(state.to_move())
-            )
-        })
+        state.waiting_reason(seat)
     }
 }
 

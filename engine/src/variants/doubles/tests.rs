@@ -1,8 +1,9 @@
 use super::*;
 use crate::game::public_text;
+use crate::table::ArmyStatus;
 
 fn new(mode: Mode) -> DoublesState {
-    DoublesState::new(mode, false, 7)
+    DoublesState::doubles(mode, false, 7)
 }
 
 /// A game in `mode` with only the pieces given for each army (`"Kl12"` style), army 0 to move.
@@ -315,7 +316,7 @@ fn castling_goes_two_squares_toward_the_rook_on_every_edge() {
 
 #[test]
 fn the_cylinder_joins_each_armys_own_side_edges() {
-    let state = DoublesState::new(Mode::Partners, true, 1);
+    let state = DoublesState::doubles(Mode::Partners, true, 1);
     let rules = state.position.rules();
     let b = rules.board();
     let (a5, l5, e1, e12) = (

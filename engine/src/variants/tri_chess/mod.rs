@@ -1,0 +1,2 @@
+//! Tri-Chess (placeholder while it is built).
+pub mod notation;
