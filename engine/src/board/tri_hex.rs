@@ -162,7 +162,7 @@ fn neighbour<T>(c: (f32, f32), d: usize, find: impl Fn((f32, f32), f32, f32) -> 
         return find(c, (d - 12) as f32 * 60.0, 1.0);
     }
     let angle = d as f32 * 30.0;
-    if d % 2 == 0 {
+    if d.is_multiple_of(2) {
         // A rook line: the side neighbour 30 degrees to one side or the other.
         find(c, angle + 30.0, side_gap).or_else(|| find(c, angle - 30.0, side_gap))
     } else {
@@ -268,16 +268,15 @@ fn knights(centres: &[(f32, f32)], at: &HashMap<(i32, i32), u16>) -> (LeapTable,
     for &c in centres {
         let o = orientation(c);
         let mut targets: Vec<u16> = Vec::new();
-        for k in 0..6 {
-            for s in 0..2 {
-                let Some(first) = shift(c, offsets[o][k][s]) else {
-                    continue;
-                };
-                targets.push(first);
-                let mid = centres[first as usize];
-                if let Some(second) = shift(mid, offsets[1 - o][k][s]) {
-                    hops.pairs.push((Cell(first), Cell(second)));
-                }
+        // The second hop repeats the first's direction and side from the landing triangle,
+        // which points the other way.
+        for (here, there) in offsets[o].iter().flatten().zip(offsets[1 - o].iter().flatten()) {
+            let Some(first) = shift(c, *here) else {
+                continue;
+            };
+            targets.push(first);
+            if let Some(second) = shift(centres[first as usize], *there) {
+                hops.pairs.push((Cell(first), Cell(second)));
             }
         }
         targets.sort_unstable();
