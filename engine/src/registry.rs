@@ -4,7 +4,7 @@
 //! use engine::registry;
 //! assert_eq!(registry::variant("960").unwrap().info().id, "chess960");
 //! let err = registry::variant("chezz").unwrap_err();
-//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, zombie, masquerade, synchronous, checkers, stax, queens"), "{err}");
+//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens"), "{err}");
 //! ```
 
 use crate::game::{AnyGame, GameError};
@@ -16,16 +16,18 @@ use crate::variants::{
     doubles::Doubles,
     masquerade::Masquerade,
     synchronous::Synchronous,
+    tri_chess::TriChess,
     trimens::Trimens,
     zombie::Zombie,
 };
 
-static VARIANTS: [&dyn AnyGame; 11] = [
+static VARIANTS: [&dyn AnyGame; 12] = [
     &Chess,
     &Chess960,
     &Doubles,
     &CrowdedHouse,
     &Trimens,
+    &TriChess,
     &Zombie,
     &Masquerade,
     &Synchronous,

@@ -156,7 +156,11 @@ fn turn(point: (f32, f32), centre: (f32, f32), degrees: f32) -> (f32, f32) {
 
 /// The neighbour of the triangle centred at `c` in direction `d` (see the module's
 /// directions), found by `find(from, angle, distance)`.
-fn neighbour<T>(c: (f32, f32), d: usize, find: impl Fn((f32, f32), f32, f32) -> Option<T>) -> Option<T> {
+fn neighbour<T>(
+    c: (f32, f32),
+    d: usize,
+    find: impl Fn((f32, f32), f32, f32) -> Option<T>,
+) -> Option<T> {
     let side_gap = 1.0 / 3f32.sqrt();
     if d >= 12 {
         return find(c, (d - 12) as f32 * 60.0, 1.0);
@@ -270,7 +274,11 @@ fn knights(centres: &[(f32, f32)], at: &HashMap<(i32, i32), u16>) -> (LeapTable,
         let mut targets: Vec<u16> = Vec::new();
         // The second hop repeats the first's direction and side from the landing triangle,
         // which points the other way.
-        for (here, there) in offsets[o].iter().flatten().zip(offsets[1 - o].iter().flatten()) {
+        for (here, there) in offsets[o]
+            .iter()
+            .flatten()
+            .zip(offsets[1 - o].iter().flatten())
+        {
             let Some(first) = shift(c, *here) else {
                 continue;
             };
@@ -460,7 +468,11 @@ mod tests {
     fn seats_have_rows_from_their_edges_and_cut_triangles_keep_numbers() {
         let b = board(5);
         for seat in 0..6 {
-            let row = |r: i16| b.cells().filter(|&c| b.frame_rank(seat, c) == Some(r)).count();
+            let row = |r: i16| {
+                b.cells()
+                    .filter(|&c| b.frame_rank(seat, c) == Some(r))
+                    .count()
+            };
             assert_eq!((row(0), row(1), row(9)), (11, 13, 11), "seat {seat}");
             assert_eq!(b.frame_depth(seat), Some(10));
             let c = b.frame_cell(seat, 0, 5).unwrap();

@@ -357,11 +357,8 @@ fn army(shared: &Board, moves_on: Arc<Board>, seat: usize, pawns: PawnRule) -> A
         .copied()
         .filter(|d| !first_steps.contains(d))
         .collect();
-    let king_only_from: [Dir; 6] = std::array::from_fn(|i| {
-        king_only
-            .get(i)
-            .map_or(Dir(0), |&d| board.opposite(d))
-    });
+    let king_only_from: [Dir; 6] =
+        std::array::from_fn(|i| king_only.get(i).map_or(Dir(0), |&d| board.opposite(d)));
     let forward = frame.dir(Heading::Forward);
     let back = frame.dir(Heading::Back);
     let pawn_captures = [
@@ -385,7 +382,12 @@ fn army(shared: &Board, moves_on: Arc<Board>, seat: usize, pawns: PawnRule) -> A
             // frame. A pawn promotes on a cell with no cell ahead of it.
             let row = |c: Cell| shared.frame_rank(seat, c).unwrap_or(0);
             let set = |r: i16| shared.cells().filter(|&c| row(c) == r).collect::<CellSet>();
-            (far_edge(shared, seat, forward), set(0), set(1), CellSet::EMPTY)
+            (
+                far_edge(shared, seat, forward),
+                set(0),
+                set(1),
+                CellSet::EMPTY,
+            )
         }
         PawnRule::Orthodox => {
             let home_row: CellSet = shared

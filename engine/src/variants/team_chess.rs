@@ -605,7 +605,6 @@ impl TeamChess {
             kings.join(" or ")
         )
     }
-
 }
 
 // ---- what every game built on these rules answers the same way -------------------------------
@@ -711,7 +710,15 @@ impl TeamChess {
             move_number: self.table.rounds() + 1,
             status,
             panel: None,
-            square_names: Vec::new(),
+            // Numbered triangles: every triangle shows its own number, as moves are typed.
+            square_names: match self.writing {
+                Writing::Algebraic => Vec::new(),
+                Writing::Numbered => pos
+                    .board()
+                    .cells()
+                    .map(|c| (c, pos.board().label(c).to_string()))
+                    .collect(),
+            },
             table: self.table.lines(),
         }
     }
@@ -740,15 +747,13 @@ impl TeamChess {
 
     /// A player resigns or times out. Cut-throat: he is out and the game goes on while two
     /// remain. Partners: his team is out with him; with two teams left that ends the game.
-    pub(crate) fn leave(
-        &mut self,
-        seat: Seat,
-        reason: EndReason,
-    ) -> Result<Vec<Event>, GameError> {
+    pub(crate) fn leave(&mut self, seat: Seat, reason: EndReason) -> Result<Vec<Event>, GameError> {
         let leaving: Vec<u8> = match self.mode {
             Mode::Partners => {
                 let Some(&first) = self.table.armies_of(seat).first() else {
-                    return Err(GameError::Refused("you are not playing in this game".into()));
+                    return Err(GameError::Refused(
+                        "you are not playing in this game".into(),
+                    ));
                 };
                 let team = self.table.team(first);
                 if self.table.teams_in_play().len() <= 2 {
@@ -788,6 +793,42 @@ impl TeamChess {
             events.push(Event::GameOver(o.clone()));
         }
         Ok(events)
+    }
+
+    /// Perft through the game's own rules (kings to take, immunity, armies passed over), in
+    /// its sequence of moves.
+    pub(crate) fn perft(&self, depth: u32) -> u64 {
+        if self.outcome.is_some() {
+            return u64::from(depth == 0);
+        }
+        let moves = self.moves_of(self.to_move());
+        match depth {
+            0 => 1,
+            1 => moves.len() as u64,
+            _ => moves
+                .into_iter()
+                .map(|m| self.after(m).perft(depth - 1))
+                .sum(),
+        }
+    }
+
+    /// Perft split by the first move, each written as the game writes it.
+    pub(crate) fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        if depth == 0 || self.outcome.is_some() {
+            return Vec::new();
+        }
+        self.moves_of(self.to_move())
+            .into_iter()
+            .map(|m| (self.write(m), self.after(m).perft(depth - 1)))
+            .collect()
+    }
+
+    /// The game after a legal move, without its record (perft needs no history).
+    fn after(&self, m: Move) -> TeamChess {
+        let mut child = self.clone();
+        child.moves.clear();
+        child.apply_move(m);
+        child
     }
 
     /// Whether all of a player's armies are out.

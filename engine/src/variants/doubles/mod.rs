@@ -40,10 +40,8 @@ use super::team_chess::{TeamChess, Writing};
 /// Doubles Chess.
 pub struct Doubles;
 
-
 /// A game of Doubles Chess: the shared rules of chess for several players on its board.
 pub type DoublesState = TeamChess;
-
 
 /// The armies by index: White 1 at the bottom, Black 1 across at the top, White 2 at the left,
 /// Black 2 at the right. Player `n` moves army `n`.
@@ -66,7 +64,6 @@ const ARMIES: [&str; 4] = [
     // Black 2: l3..l10, pawns k3..k10.
     "Rl3 Nl4 Bl5 Ql6 Kl7 Bl8 Nl9 Rl10 Pk3 Pk4 Pk5 Pk6 Pk7 Pk8 Pk9 Pk10",
 ];
-
 
 fn mode_of(options: &Options) -> Mode {
     match options.get("mode") {

@@ -59,9 +59,12 @@ pub fn read(pos: &Position, legal: &[Move], text: &str) -> Result<Move, String> 
         if let Some((before, after)) = t.rsplit_once(sep) {
             let letter = after.trim().trim_end_matches(')');
             if let Some(r) = single_letter(letter) {
-                promotion = Some(r.filter(|r| !matches!(r, Role::King | Role::Pawn)).ok_or_else(
-                    || format!("a pawn is promoted to Q, R, B or N, not '{letter}'"),
-                )?);
+                promotion = Some(
+                    r.filter(|r| !matches!(r, Role::King | Role::Pawn))
+                        .ok_or_else(|| {
+                            format!("a pawn is promoted to Q, R, B or N, not '{letter}'")
+                        })?,
+                );
                 t = before.trim().to_string();
                 break;
             }
@@ -90,9 +93,8 @@ pub fn read(pos: &Position, legal: &[Move], text: &str) -> Result<Move, String> 
         return Err("write a move like N45-67, 58-71, Q12x80, 150-161=Q or O-O".into());
     }
     let board = pos.board();
-    let cell = |n: &str| -> Result<Cell, String> {
-        board.cell(n).ok_or_else(|| no_triangle(pos, n))
-    };
+    let cell =
+        |n: &str| -> Result<Cell, String> { board.cell(n).ok_or_else(|| no_triangle(pos, n)) };
     let (from, to) = match numbers.as_slice() {
         [to] => (None, cell(to)?),
         [from, to] => (Some(cell(from)?), cell(to)?),
