@@ -11,15 +11,18 @@ fn option_args(options: &engine::game::Options) -> Vec<String> {
 }
 
 /// Combinations no player count takes, each for a reason the variant names: Queens'
-/// `colours=mixed` is for partners (and not for opposite partners on a joined board), and
-/// cut-throat has no `seating`.
+/// `colours=mixed` is for partners (and not for opposite partners on a joined board),
+/// cut-throat has no `seating`, and Tri-Chess's `teams` are for partners.
 fn refused_everywhere(variant: &str, options: &engine::game::Options) -> bool {
     let cut_throat = options.get("mode") == Some("cutthroat");
     let mixed = options.get("colours") == Some("mixed");
     let opposite = options.get("seating") == Some("opposite");
-    matches!(variant, "checkers" | "stax" | "queens")
+    let checkers = matches!(variant, "checkers" | "stax" | "queens")
         && ((cut_throat && (mixed || opposite))
-            || (mixed && opposite && options.get("board") != Some("flat")))
+            || (mixed && opposite && options.get("board") != Some("flat")));
+    // Tri-Chess's teams are for partners (cut-throat is played by its own test below).
+    let tri_chess = variant == "tri-chess" && cut_throat && options.get("teams").is_some();
+    checkers || tri_chess
 }
 
 #[test]
@@ -159,4 +162,53 @@ fn a_hundred_games_of_trimens_each_way() {
         first.iter().map(play).for_each(drop);
         other.join().expect("the other half played");
     });
+}
+
+/// Tri-Chess, 100 random games of each player count, mode and team pattern, with the book's
+/// options spread among them, on two threads.
+#[test]
+fn a_hundred_games_of_tri_chess_each_way() {
+    let runs: [(usize, &[&str]); 12] = [
+        (2, &[]),
+        (2, &["edges=cut"]),
+        (3, &[]),
+        (3, &["edges=cut", "knight=extended"]),
+        (4, &["mode=cutthroat", "knight=extended"]),
+        (4, &["mode=partners", "teams=AB-CD", "edges=cut"]),
+        (4, &["mode=partners", "teams=AC-BD", "pawns=plain"]),
+        (4, &["mode=partners", "teams=AD-BC"]),
+        (5, &["knight=extended"]),
+        (6, &[]),
+        (6, &["mode=partners", "teams=AB-CD-EF"]),
+        (6, &["mode=partners", "teams=ABC-DEF", "knight=extended"]),
+    ];
+    let play = |(seats, options): &(usize, &[&str])| -> String {
+        let options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
+        let mut out = Vec::new();
+        let settings = Settings {
+            seats: Some(*seats),
+            seed: 4_004,
+            ..Settings::default()
+        };
+        let result = bot::cli::playout("tri-chess", &options, 100, settings, &mut out);
+        let printed = String::from_utf8(out).unwrap();
+        assert!(result.is_ok(), "{seats} {options:?}: {printed}");
+        assert_eq!(
+            printed.lines().last(),
+            Some("100 games, 100 finished, 0 errors"),
+            "{seats} {options:?}"
+        );
+        printed
+    };
+    let (first, second) = runs.split_at(6);
+    let printed = std::thread::scope(|scope| {
+        let other = scope.spawn(|| second.iter().map(play).collect::<String>());
+        let mine: String = first.iter().map(play).collect();
+        mine + &other.join().expect("the other half played")
+    });
+    // Some games are decided on the board, not only by resignations and timeouts.
+    assert!(
+        printed.contains("by checkmate"),
+        "no game ended by checkmate"
+    );
 }

@@ -551,14 +551,74 @@ impl Position {
     fn attacked<O: Occupancy>(&self, occ: &O, target: Cell, us: usize) -> bool {
         let enemies = self.rules.enemies[us].iter();
         if self.rules.triangles {
-            enemies
-                .clone()
-                .any(|&e| self.army_attacks_on::<O, Triangles>(occ, target, e))
+            self.attacked_on_triangles(occ, target, us)
         } else {
             enemies
                 .clone()
                 .any(|&e| self.army_attacks_on::<O, Squares>(occ, target, e))
         }
+    }
+
+    /// Whether any enemy of `us` attacks `target` on a tri-board, walking each line once for
+    /// all of them: there every army's pieces move along the same lines (only pawns differ),
+    /// so with up to five enemies one walk replaces five.
+    fn attacked_on_triangles<O: Occupancy>(&self, occ: &O, target: Cell, us: usize) -> bool {
+        let mask = self.rules.enemy_mask[us];
+        if mask == 0 {
+            return false;
+        }
+        let enemy = |v: u8| v != 0 && mask >> seat_of(v) & 1 == 1;
+        let army = &self.rules.armies[us];
+        let board = &*army.board;
+        for &t in board.leaps(target, army.knight) {
+            let v = occ.get(t);
+            if enemy(v) && role_of(v) == Role::Knight {
+                return true;
+            }
+        }
+        for &d in &army.king_only_from[..Triangles::KING_ONLY] {
+            if let Some(t) = board.step(target, d) {
+                let v = occ.get(t);
+                if enemy(v) && role_of(v) == Role::King {
+                    return true;
+                }
+            }
+        }
+        for &e in &self.rules.enemies[us] {
+            let pawn = pack(e as u8, Role::Pawn);
+            for &d in &self.rules.armies[e].pawn_attack_from {
+                if board.step(target, d).is_some_and(|t| occ.get(t) == pawn) {
+                    return true;
+                }
+            }
+        }
+        for (dirs, slider) in [
+            (&army.rook_from[..Triangles::LINES], Role::Rook),
+            (&army.bishop_from[..Triangles::LINES], Role::Bishop),
+        ] {
+            for &d in dirs {
+                let mut c = target;
+                let mut first = true;
+                while let Some(t) = board.step(c, d) {
+                    let v = occ.get(t);
+                    if v != 0 {
+                        if enemy(v) {
+                            let role = role_of(v);
+                            if role == slider
+                                || role == Role::Queen
+                                || (first && role == Role::King)
+                            {
+                                return true;
+                            }
+                        }
+                        break;
+                    }
+                    first = false;
+                    c = t;
+                }
+            }
+        }
+        false
     }
 
     /// Whether army `e` attacks `target`, reading the board through `occ`.

@@ -249,10 +249,7 @@ static INFO: std::sync::LazyLock<VariantInfo> = std::sync::LazyLock::new(|| {
             key: "teams",
             help: "partners: AB-CD, AC-BD or AD-BC with four; AB-CD-EF or ABC-DEF with six",
             default: None,
-            values: OptionValues::Choice(&[
-                "AB-CD", "AC-BD", "AD-BC", "AB-CD-EF", "ABC-DEF", "ab-cd", "ac-bd", "ad-bc",
-                "ab-cd-ef", "abc-def",
-            ]),
+            values: OptionValues::Choice(&["AB-CD", "AC-BD", "AD-BC", "AB-CD-EF", "ABC-DEF"]),
         },
         OptionSpec {
             key: "edges",
