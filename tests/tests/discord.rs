@@ -751,6 +751,44 @@ async fn four_players_at_standard_doubles_stax() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_partners_at_tri_chess() {
+    let (_dir, fake, alice, bob, bot) = connected("discord-trichess").await;
+    let carol = fake.person(103, "carol");
+    let dave = fake.person(104, "dave");
+    let thread = seat_all(
+        &fake,
+        &alice,
+        &[&bob, &carol, &dave],
+        (
+            "tri-chess",
+            "players=4 mode=partners teams=AB-CD order=joined",
+        ),
+        "<@103> plays Orange",
+    )
+    .await;
+    // Autocomplete offers White's moves by triangle number.
+    assert_eq!(
+        offered(&fake, &alice, thread, "N9").await,
+        ["N9-32", "N9-34", "N9-36", "N9-38"]
+    );
+    let missing = slash(&fake, &alice, thread, "move", &[("move", json!("16-999"))]).await;
+    assert!(missing.contains("there is no triangle 999"), "{missing}");
+    let played = slash(&fake, &alice, thread, "move", &[("move", json!("16-46"))]).await;
+    assert!(played.contains("You played 16-46"), "{played}");
+    // AB against CD moves A, C, B, D: Orange is next, and Black must wait.
+    message_with(&fake, thread, "<@103>, your move (Orange)").await;
+    let early = slash(&fake, &bob, thread, "move", &[("move", json!("N9-32"))]).await;
+    assert!(early.contains("not your turn"), "{early}");
+    // With two teams, a partner resigning loses for his team.
+    slash(&fake, &carol, thread, "resign", &[]).await;
+    let end = message_with(&fake, thread, "Game over").await;
+    assert!(end.content.contains("<@101>"), "{}", end.content);
+    assert_posted_once(&fake);
+    fake.assert_interactions_answered();
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_players_at_trimens_chess() {
     let (_dir, fake, alice, bob, bot) = connected("discord-trimens").await;
     let carol = fake.person(103, "carol");

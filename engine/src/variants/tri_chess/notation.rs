@@ -161,15 +161,16 @@ fn single_letter(text: &str) -> Option<Option<Role>> {
 /// Why a number names no triangle: off the board, or cut out of this game.
 pub fn no_triangle(pos: &Position, number: &str) -> String {
     let board = pos.board();
-    let highest = board
-        .cells()
-        .filter_map(|c| board.label(c).parse::<u32>().ok())
-        .max()
-        .unwrap_or(0);
+    // Numbers run over the whole hexagon (six triangles per unit of side squared), cut-out
+    // triangles included.
+    let highest = match board.spec() {
+        crate::board::BoardSpec::TriHex { side, .. } => 6 * u32::from(*side).pow(2),
+        _ => board.len() as u32,
+    };
     match number.parse::<u32>() {
-        Ok(n) if (1..=highest).contains(&n) => format!(
-            "triangle {number} is cut out of this game's board (it is drawn hatched, if at all)"
-        ),
+        Ok(n) if (1..=highest).contains(&n) => {
+            format!("triangle {number} is cut out of this game's board")
+        }
         _ => format!("there is no triangle {number}: they are numbered 1 to {highest}"),
     }
 }

@@ -324,3 +324,54 @@ fn the_extended_knight_adds_hops_only_with_its_option() {
     assert!(knight_moves(&plain).is_subset(&knight_moves(&extended)));
     let _ = Dir(0);
 }
+
+/// Cut-throat with three: a checkmated army is frozen in place, its king still on the board
+/// for the mater to take, and the other two play on. Found by random play from the start
+/// (seeded), taking a mating move as soon as one is there.
+#[test]
+fn a_mated_army_is_frozen_and_the_others_play_on() {
+    use crate::table::ArmyStatus;
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(12);
+    for _game in 0..40 {
+        let mut state = game(3, &[]);
+        for _ in 0..400 {
+            if state.outcome.is_some() {
+                break;
+            }
+            let army = state.to_move();
+            let moves = state.moves_of(army);
+            let mating = moves.iter().copied().find(|&m| {
+                let mut after = state.clone();
+                after.apply_move(m);
+                (0..3).any(|a| after.table.status(a) == ArmyStatus::Frozen)
+            });
+            let Some(m) = mating else {
+                let m = moves[rng.gen_range(0..moves.len())];
+                state.apply_move(m);
+                continue;
+            };
+            let events = state.apply_move(m);
+            let victim = (0..3u8)
+                .find(|&a| state.table.status(a) == ArmyStatus::Frozen)
+                .unwrap();
+            let texts = crate::game::Event::public_texts(&events).join("\n");
+            assert!(texts.contains("is checkmated"), "{texts}");
+            // The frozen army's pieces, king included, stay on the board.
+            assert!(state.position.king(Seat(victim)).is_some());
+            assert!(state.outcome.is_none(), "two players remain");
+            // The turn never comes to the frozen army.
+            for _ in 0..6 {
+                if state.outcome.is_some() {
+                    break;
+                }
+                assert_ne!(state.to_move(), victim);
+                let moves = state.moves_of(state.to_move());
+                let m = moves[rng.gen_range(0..moves.len())];
+                state.apply_move(m);
+            }
+            return;
+        }
+    }
+    panic!("no checkmate in forty random games");
+}
