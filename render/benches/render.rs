@@ -55,11 +55,20 @@ fn triangles_view() -> View {
     view
 }
 
+/// Six-player Tri-Chess at its start, seen by the fourth player: 204 numbered triangles and 102
+/// pieces of six colours, turned to that player's edge.
+fn tri_chess_view() -> View {
+    let game = registry::variant("tri-chess").unwrap();
+    let state = game.setup(&engine::game::Options::new(), 6, 0).unwrap();
+    game.view(&state, Viewer::Seat(Seat(3))).unwrap()
+}
+
 fn bench(c: &mut Criterion) {
     for (name, view) in [
         ("8x8", chess_view()),
         ("12x12", doubles::doubles_view()),
         ("triangles", triangles_view()),
+        ("tri-chess-6", tri_chess_view()),
     ] {
         // The first render prepares the background and sprites; measure the steady state.
         let png = render::render_png(&view).unwrap();

@@ -12,7 +12,8 @@ fn option_args(options: &engine::game::Options) -> Vec<String> {
 
 /// Combinations no player count takes, each for a reason the variant names: Queens'
 /// `colours=mixed` is for partners (and not for opposite partners on a joined board),
-/// cut-throat has no `seating`, and Tri-Chess's `teams` are for partners.
+/// cut-throat has no `seating`, and Tri-Chess's `teams` are for partners (its six-player
+/// patterns without cut edges).
 fn refused_everywhere(variant: &str, options: &engine::game::Options) -> bool {
     let cut_throat = options.get("mode") == Some("cutthroat");
     let mixed = options.get("colours") == Some("mixed");
@@ -20,8 +21,12 @@ fn refused_everywhere(variant: &str, options: &engine::game::Options) -> bool {
     let checkers = matches!(variant, "checkers" | "stax" | "queens")
         && ((cut_throat && (mixed || opposite))
             || (mixed && opposite && options.get("board") != Some("flat")));
-    // Tri-Chess's teams are for partners (cut-throat is played by its own test below).
-    let tri_chess = variant == "tri-chess" && cut_throat && options.get("teams").is_some();
+    // Tri-Chess's teams are for partners (cut-throat is played by its own test below), and
+    // the six-player patterns have no cut edges.
+    let six_teams = matches!(options.get("teams"), Some("AB-CD-EF" | "ABC-DEF"));
+    let tri_chess = variant == "tri-chess"
+        && ((cut_throat && options.get("teams").is_some())
+            || (six_teams && options.get("edges") == Some("cut")));
     checkers || tri_chess
 }
 
@@ -127,6 +132,35 @@ fn two_hundred_games_of_each_four_player_mode() {
     }
 }
 
+/// A hundred random games of `variant` for each (players, options) run, half the runs on a
+/// second thread; every game must finish without error. Returns everything printed.
+fn a_hundred_games_each(variant: &str, runs: &[(usize, &[&str])], seed: u64) -> String {
+    let play = |(seats, options): &(usize, &[&str])| -> String {
+        let options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
+        let mut out = Vec::new();
+        let settings = Settings {
+            seats: Some(*seats),
+            seed,
+            ..Settings::default()
+        };
+        let result = bot::cli::playout(variant, &options, 100, settings, &mut out);
+        let printed = String::from_utf8(out).unwrap();
+        assert!(result.is_ok(), "{variant} {seats} {options:?}: {printed}");
+        assert_eq!(
+            printed.lines().last(),
+            Some("100 games, 100 finished, 0 errors"),
+            "{variant} {seats} {options:?}"
+        );
+        printed
+    };
+    let (first, second) = runs.split_at(runs.len() / 2);
+    std::thread::scope(|scope| {
+        let other = scope.spawn(|| second.iter().map(play).collect::<String>());
+        let mine: String = first.iter().map(play).collect();
+        mine + &other.join().expect("the other half played")
+    })
+}
+
 /// Trimens Chess, 100 random games of each player count and way of play (three open, three
 /// designated to the right and to the left, two players), on two threads. (Random play on 258
 /// triangles almost never mates; the book's sample game, a unit test, does.)
@@ -138,30 +172,7 @@ fn a_hundred_games_of_trimens_each_way() {
         (3, &["play=designated", "direction=left"]),
         (2, &["play=open"]),
     ];
-    let play = |(seats, options): &(usize, &[&str])| -> String {
-        let options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
-        let mut out = Vec::new();
-        let settings = Settings {
-            seats: Some(*seats),
-            seed: 3_003,
-            ..Settings::default()
-        };
-        let result = bot::cli::playout("trimens", &options, 100, settings, &mut out);
-        let printed = String::from_utf8(out).unwrap();
-        assert!(result.is_ok(), "{seats} {options:?}: {printed}");
-        assert_eq!(
-            printed.lines().last(),
-            Some("100 games, 100 finished, 0 errors"),
-            "{seats} {options:?}"
-        );
-        printed
-    };
-    let (first, second) = runs.split_at(2);
-    std::thread::scope(|scope| {
-        let other = scope.spawn(|| second.iter().map(play).collect::<String>());
-        first.iter().map(play).for_each(drop);
-        other.join().expect("the other half played");
-    });
+    a_hundred_games_each("trimens", &runs, 3_003);
 }
 
 /// Tri-Chess, 100 random games of each player count, mode and team pattern, with the book's
@@ -182,30 +193,7 @@ fn a_hundred_games_of_tri_chess_each_way() {
         (6, &["mode=partners", "teams=AB-CD-EF"]),
         (6, &["mode=partners", "teams=ABC-DEF", "knight=extended"]),
     ];
-    let play = |(seats, options): &(usize, &[&str])| -> String {
-        let options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
-        let mut out = Vec::new();
-        let settings = Settings {
-            seats: Some(*seats),
-            seed: 4_004,
-            ..Settings::default()
-        };
-        let result = bot::cli::playout("tri-chess", &options, 100, settings, &mut out);
-        let printed = String::from_utf8(out).unwrap();
-        assert!(result.is_ok(), "{seats} {options:?}: {printed}");
-        assert_eq!(
-            printed.lines().last(),
-            Some("100 games, 100 finished, 0 errors"),
-            "{seats} {options:?}"
-        );
-        printed
-    };
-    let (first, second) = runs.split_at(6);
-    let printed = std::thread::scope(|scope| {
-        let other = scope.spawn(|| second.iter().map(play).collect::<String>());
-        let mine: String = first.iter().map(play).collect();
-        mine + &other.join().expect("the other half played")
-    });
+    let printed = a_hundred_games_each("tri-chess", &runs, 4_004);
     // Some games are decided on the board, not only by resignations and timeouts.
     assert!(
         printed.contains("by checkmate"),

@@ -239,34 +239,7 @@ fn random_position(seats: usize, seed: u64) -> Option<(Position, Board)> {
     )
     .build();
     let n = rules.board().len();
-    let mut cells: Vec<Option<Piece>> = vec![None; n];
-    let roles = [
-        Role::Queen,
-        Role::Rook,
-        Role::Bishop,
-        Role::Knight,
-        Role::Pawn,
-    ];
-    let free = |cells: &[Option<Piece>], rng: &mut rand_chacha::ChaCha8Rng| loop {
-        let c = rng.gen_range(0..n);
-        if cells[c].is_none() {
-            return c;
-        }
-    };
-    for s in 0..seats {
-        let king = free(&cells, &mut rng);
-        cells[king] = Some(Piece {
-            seat: Seat(s as u8),
-            role: Role::King,
-        });
-        for _ in 0..rng.gen_range(2..9) {
-            let c = free(&cells, &mut rng);
-            cells[c] = Some(Piece {
-                seat: Seat(s as u8),
-                role: roles[rng.gen_range(0..roles.len())],
-            });
-        }
-    }
+    let cells = rookery_tests::random_armies::random_armies(&mut rng, n, seats, 2..9);
     let setup = Setup {
         cells: cells.clone(),
         turn: Seat(rng.gen_range(0..seats as u8)),
