@@ -206,6 +206,9 @@ impl Geometry {
 
 type Squares = Vec<Option<Piece>>;
 
+/// A legal move as (from, to, promotion), the position after it, and the long step it makes.
+type Played = ((Cell, Cell, Option<Role>), Squares, Option<Passed>);
+
 /// A long pawn step enemies may still take en passant.
 #[derive(Clone)]
 struct Passed {
@@ -285,17 +288,7 @@ impl Game<'_> {
     }
 
     /// Legal moves of `us` as (from, to, promotion), and the position after each.
-    fn moves(
-        &self,
-        sq: &Squares,
-        passed: &[Passed],
-        us: usize,
-    ) -> Vec<(
-        (Cell, Cell, Option<Role>),
-        Squares,
-        Option<Passed>,
-        Option<Cell>,
-    )> {
+    fn moves(&self, sq: &Squares, passed: &[Passed], us: usize) -> Vec<Played> {
         let g = self.g;
         let depth = 2 * (g.apothem / ROW).round() as i64;
         let mut out = Vec::new();
@@ -405,7 +398,7 @@ impl Game<'_> {
                             .filter(|&e| self.enemy(us, e))
                             .fold(0, |m, e| m | 1 << e),
                     });
-                    out.push(((from, to, promo), after, long, victim));
+                    out.push(((from, to, promo), after, long));
                 }
             }
         }
@@ -429,7 +422,7 @@ impl Game<'_> {
         }
         moves
             .into_iter()
-            .map(|(_, after, long, _)| {
+            .map(|(_, after, long)| {
                 // The mover's own long steps lapse, as does its chance at the others'.
                 let mut next: Vec<Passed> = passed
                     .iter()
