@@ -1031,6 +1031,13 @@ impl Position {
     /// and the a-side; where the king castles two squares toward either rook, the king's side
     /// (the half of the home row it stands in, where its nearer rook starts) and the other.
     pub(crate) fn castle_side_named(&self, short: bool) -> CastleSide {
+        if let Some(&side) = self.rules.spec().short_castle.get(self.turn as usize) {
+            return match (short, side) {
+                (true, side) => side,
+                (false, CastleSide::High) => CastleSide::Low,
+                (false, CastleSide::Low) => CastleSide::High,
+            };
+        }
         let high_is_short = match self.rules.spec().castling {
             CastlingRule::FixedFiles => true,
             CastlingRule::KingTwoSquares => {

@@ -38,6 +38,11 @@ pub struct RulesSpec {
     /// as part of the board), one bit per seat: nobody captures them or is checked by them.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub dead: u8,
+    /// Per army, the side its `O-O` (the king's side) goes to, where the half of the home row
+    /// the king stands in does not say (a king on the very centre of its row, as in closed
+    /// four-player Tri-Chess). Empty: that rule alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub short_castle: Vec<super::CastleSide>,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -83,6 +88,7 @@ impl RulesSpec {
             castling: CastlingRule::FixedFiles,
             army_wrap: Vec::new(),
             dead: 0,
+            short_castle: Vec::new(),
         }
     }
 

@@ -663,8 +663,10 @@ impl TeamChess {
     pub(crate) fn apply_for(&mut self, seat: Seat, action: Move) -> Result<Vec<Event>, GameError> {
         let army = self.check_turn(seat)?;
         if !self.moves_of(army).contains(&action) {
+            let board = self.position.board();
             return Err(GameError::Move(crate::chess::MoveParseError::Illegal {
-                text: self.position.san_plain(action),
+                // Named by its triangles or squares alone: the move may start on an empty one.
+                text: format!("{}-{}", board.label(action.from), board.label(action.to)),
                 reason: "it is not a legal move now".into(),
             }));
         }

@@ -23,7 +23,8 @@
 //! king two triangles along its row toward the rook, the rook on the triangle it crossed; en
 //! passant as in chess (and Doubles, on every triangle a long step passed); a pawn promotes on
 //! reaching a triangle with none ahead of it in the far half of the board; a knight leaps over
-//! cut-out triangles; its extended hop lands by the same leap from the first landing triangle.
+//! cut-out triangles; its extended hop repeats the first leap's bishop direction and side from
+//! the landing triangle (which points the other way, so it is not the same offset).
 
 mod layout;
 pub mod notation;
@@ -86,7 +87,7 @@ impl Choices {
         let pattern = match (mode, get("teams")) {
             (Mode::Partners, _) if patterns.is_empty() => {
                 return Err(GameError::BadOption(format!(
-                    "partners need four or six players; with {players} Tri-Chess is cut-throat"
+                    "partners need four or six players; with {players} players Tri-Chess is cut-throat"
                 )))
             }
             (Mode::Partners, None) => patterns[0].to_string(),
@@ -176,6 +177,30 @@ pub fn new_game(players: usize, choices: &Choices, seed: u64) -> Result<TeamChes
     if choices.extended_pawns {
         spec.pawns = PawnRule::Doubles;
     }
+    // O-O is the king's side: toward the rook nearer the king at the start.
+    let board = spec.board.build();
+    let pieces = layout.pieces(&board);
+    spec.short_castle = (0..players)
+        .map(|seat| {
+            let file = |role: crate::chess::Role| -> Vec<i16> {
+                pieces
+                    .iter()
+                    .filter(|(_, p)| p.seat.index() == seat && p.role == role)
+                    .filter_map(|(c, _)| board.frame_coord(seat, *c).map(|rc| rc.1))
+                    .collect()
+            };
+            let king = file(crate::chess::Role::King)[0];
+            let nearest = file(crate::chess::Role::Rook)
+                .into_iter()
+                .min_by_key(|r| (r - king).abs())
+                .unwrap_or(king + 1);
+            if nearest > king {
+                crate::chess::CastleSide::High
+            } else {
+                crate::chess::CastleSide::Low
+            }
+        })
+        .collect();
     let rules = spec.build();
     let board = rules.board();
     let mut cells = vec![None; board.len()];
@@ -284,30 +309,46 @@ are White, Black, Orange, Blue, Green and Pink, in the order they sit.\n\
 Moves: rooks parallel to an edge through the sides of the triangles (six lines); bishops \
 perpendicular to an edge, alternately through a side and a point (six lines, both colours); \
 queens both; kings to any of the twelve triangles around; knights two bishop steps, then one \
-step through a side to either side (twelve leaps; it jumps). Pawns go straight ahead one \
-triangle, or two from their first row, and take on the two triangles of their own colour \
-diagonally forward; en passant as in chess. A pawn promotes on reaching a triangle with none \
+step through a side to either side (twelve leaps; it jumps, cut-out triangles too). Pawns go \
+straight ahead one triangle, or two from their first row, and take on the two triangles of \
+their own colour diagonally forward; en passant as in chess, on every triangle a long step \
+passed, by each enemy on his next turn (our reading). A pawn promotes on reaching a triangle with none \
 ahead of it in the far half of the board (our reading of 'the last rank').\n\
 Castling (the book is silent; our house rule, as in Doubles Chess): the king goes two triangles \
 along its row toward the rook, which lands on the triangle it crossed; O-O is the king's side.\n\
 Options: edges=nine-pawns (each army has a ninth pawn that shuts its rook in) or edges=cut (the \
-unoccupied outer edges are out of play; two to four players); with three or more players \
+unoccupied outer edges are out of play; two to four players; the four-player open position \
+keeps its nine pawns anyway, as the book requires). Corners are cut out with three players \
+(each army's right-hand one), in the four-player open position (between neighbours) and \
+always with five or six; with three or more players \
 pawns=extended (the default: 1-3 triangles on the first move, then 1-2 until past the centre) \
-and knight=extended (a second, non-capturing hop the same way over an empty landing triangle).\n\
+and knight=extended (a second, non-capturing hop over an empty landing triangle: the same \
+bishop direction, turning to the same side).\n\
 Two players: White against Black. Three and five players, and four or six with mode=cutthroat: \
 clockwise, each for himself, under the Doubles cut-throat rules: a mated army is frozen in place \
-(its pieces may be captured and still give check) and the mater must take its king; a \
-stalemated player passes while two others play on; the last player in wins.\n\
+(its pieces may be captured and still give check) and the mater must take its king next move \
+unless checked meanwhile; the taker is immune for one move from the players who took part in \
+the mate (we count those attacking the king or a square next to it); a king left attacked may \
+be taken by another enemy (our reading, not forced); a stalemated player passes while two \
+others play on, and a mate leaving only the mater and a stalemated player draws; the last \
+player in wins.\n\
 Partners (mode=partners): four players teams=AB-CD (closed position, moves A, C, B, D), AC-BD \
-(A, B, C, D) or AD-BC (D, C, A, B, our reading); six players teams=AB-CD-EF (A, C, E, B, D, F) or \
-ABC-DEF (A, D, B, E, C, F). The Doubles partner rules apply: a mated player misses turns until \
-the king is taken or the mate broken, the mater must take the king, any stalemate draws, a team \
-whose kings are all mated or taken is out, and the last team in wins.\n\
+(A, B, C, D) or AD-BC (D, C, A, B); these two come from the book's triangle checkers games, \
+which give AD-BC as D, C, A, B and also D, B, A, C (we use the first), played from the open \
+position. Six players teams=AB-CD-EF (A, C, E, B, D, F) or ABC-DEF (A, D, B, E, C, F). The \
+Doubles partner rules apply: you need not defend your partner's king; a mated player misses \
+turns until the king is taken or the mate broken; the mater must take the king (a king left \
+attacked when an enemy who attacks it comes to move is lost the same way), and the taker is \
+immune from the victim for one move; a player without a king plays on; any stalemate draws \
+unless the stalemated player has lost his king; a team whose kings are all mated or taken has \
+lost. With three teams a beaten team leaves the game, its pieces frozen, and the last team in \
+wins (our reading).\n\
 The book's diagrams are lost: every starting position is reconstructed from its text (kings on \
-triangles pointing inward, queens on the centre triangle, empty corners, rooks shut in by the \
-ninth pawn or the cut edges) and kept as data.\n\
+triangles pointing inward; queens on the centre triangle on 8 and 12 rows, beside the king on \
+the centre on 10 rows; empty corners; rooks shut in by the ninth pawn or the cut edges) and \
+kept as data. Some pawns can take pawns at the corners on the first move.\n\
 Moves are written N45-67, 58-71 (a pawn), Q12x80, 150-161=Q, O-O; N67 is enough when only one \
-knight can go there.";
+knight can go there. O-O castles toward the rook nearer the king at the start.";
 
 impl Game for TriChess {
     type State = TeamChess;

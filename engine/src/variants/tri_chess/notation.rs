@@ -46,7 +46,8 @@ pub fn read(pos: &Position, legal: &[Move], text: &str) -> Result<Move, String> 
     }
     let castle = t.replace('0', "O").replace(' ', "").to_ascii_uppercase();
     if castle == "O-O" || castle == "O-O-O" || castle == "OO" || castle == "OOO" {
-        let side = pos.castle_side_named(castle.len() <= 3);
+        let short = castle.matches('O').count() == 2;
+        let side = pos.castle_side_named(short);
         return legal
             .iter()
             .copied()

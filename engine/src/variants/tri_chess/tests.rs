@@ -375,3 +375,44 @@ fn a_mated_army_is_frozen_and_the_others_play_on() {
     }
     panic!("no checkmate in forty random games");
 }
+
+/// O-O is the king's side, toward the rook nearer the king at the start, in every layout
+/// (closed four-player kings stand on the very centre of their row); `OOO` is O-O-O.
+#[test]
+fn short_castling_goes_toward_the_nearer_rook() {
+    use crate::chess::CastleSide;
+    for (players, opts) in every_game() {
+        let state = game(players, &opts);
+        let board = state.position.board();
+        for seat in 0..players {
+            let mut pos = state.position.clone();
+            pos.set_turn(Seat(seat as u8));
+            let king = pos.king(Seat(seat as u8)).unwrap();
+            let line = |c: Cell| board.frame_coord(seat, c).unwrap().1;
+            let nearest = pos
+                .castling_rooks(Seat(seat as u8))
+                .min_by_key(|&r| (line(r) - line(king)).abs())
+                .unwrap();
+            let expected = if line(nearest) > line(king) {
+                CastleSide::High
+            } else {
+                CastleSide::Low
+            };
+            assert_eq!(
+                pos.castle_side_named(true),
+                expected,
+                "{players} {opts:?} {seat}"
+            );
+            assert_ne!(pos.castle_side_named(false), expected);
+        }
+    }
+    // "OOO" names the long side: with nothing in the way it is refused for that reason, never
+    // read as O-O.
+    let state = game(2, &[]);
+    let pos = &state.position;
+    let moves = state.moves_of(state.to_move());
+    for text in ["OOO", "O-O-O", "0-0-0"] {
+        let err = notation::read(pos, &moves, text).unwrap_err();
+        assert!(err.contains("castling"), "{text}: {err}");
+    }
+}
