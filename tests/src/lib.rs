@@ -286,4 +286,4 @@ pub fn parse_duration(text: &str) -> i64 {
 }
 
 pub mod fake_discord;
-pub mod random_armies;
+pub mod reference;

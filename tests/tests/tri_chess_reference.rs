@@ -10,9 +10,10 @@
 use std::collections::HashMap;
 
 use engine::board::{Board, BoardSpec, Cell};
-use engine::chess::{MoveKind, Piece, Position, Role, RulesSpec, Seat, Setup};
+use engine::chess::{Piece, Position, Role, RulesSpec, Seat, Setup};
 use engine::game::Options;
 use proptest::prelude::*;
+use rookery_tests::reference::{engine_moves, random_armies};
 
 type P = (f64, f64);
 
@@ -231,7 +232,7 @@ impl Game<'_> {
     }
 
     /// The cells a piece on `from` attacks (for check), or may move to.
-    fn targets(&self, sq: &Squares, from: Cell, p: Piece, captures_only: bool) -> Vec<Cell> {
+    fn targets(&self, sq: &Squares, from: Cell, p: Piece) -> Vec<Cell> {
         let g = self.g;
         let mut out = Vec::new();
         let slide = |step: &dyn Fn(Cell) -> Option<Cell>, out: &mut Vec<Cell>| {
@@ -270,7 +271,6 @@ impl Game<'_> {
                     let u = unit(d);
                     out.extend(g.find((c.0 + u.0, c.1 + u.1)));
                 }
-                let _ = captures_only;
             }
         }
         out.sort();
@@ -282,7 +282,7 @@ impl Game<'_> {
         sq.iter().enumerate().any(|(i, piece)| {
             piece.is_some_and(|p| {
                 self.enemy(us, p.seat.index())
-                    && self.targets(sq, Cell(i as u16), p, true).contains(&target)
+                    && self.targets(sq, Cell(i as u16), p).contains(&target)
             })
         })
     }
@@ -328,7 +328,7 @@ impl Game<'_> {
                         _ => break,
                     }
                 }
-                for t in self.targets(sq, from, p, true) {
+                for t in self.targets(sq, from, p) {
                     if foe(t) {
                         dests.push((t, Vec::new(), None));
                     } else if sq[t.index()].is_none() {
@@ -342,7 +342,7 @@ impl Game<'_> {
                     }
                 }
             } else {
-                for t in self.targets(sq, from, p, false) {
+                for t in self.targets(sq, from, p) {
                     // Never onto a piece of one's own or a partner's.
                     if sq[t.index()].is_none() || foe(t) {
                         dests.push((t, Vec::new(), None));
@@ -441,23 +441,6 @@ impl Game<'_> {
     }
 }
 
-/// The engine's legal moves as (from, to, promotion), sorted.
-fn engine_moves(pos: &Position) -> Vec<(Cell, Cell, Option<Role>)> {
-    let mut moves: Vec<_> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| {
-            let promo = match m.kind {
-                MoveKind::Promotion(r) => Some(r),
-                _ => None,
-            };
-            (m.from, m.to, promo)
-        })
-        .collect();
-    moves.sort();
-    moves
-}
-
 /// A random position on one of the boards: each army's king and a handful of pieces.
 fn random_position(kind: u8, seed: u64) -> Option<(Position, Squares)> {
     use rand::{Rng, SeedableRng};
@@ -475,7 +458,7 @@ fn random_position(kind: u8, seed: u64) -> Option<(Position, Squares)> {
     spec.extended_knight = rng.gen_bool(0.5);
     let rules = spec.build();
     let n = rules.board().len();
-    let cells = rookery_tests::random_armies::random_armies(&mut rng, n, seats, 1..6);
+    let cells = random_armies(&mut rng, n, seats, 1..6);
     let setup = Setup {
         cells: cells.clone(),
         turn: Seat(rng.gen_range(0..seats as u8)),

@@ -8,8 +8,9 @@
 use std::collections::HashMap;
 
 use engine::board::{BoardSpec, Cell};
-use engine::chess::{MoveKind, Piece, Position, Role, RulesSpec, Seat, Setup};
+use engine::chess::{Piece, Position, Role, RulesSpec, Seat, Setup};
 use proptest::prelude::*;
+use rookery_tests::reference::{engine_moves, random_armies};
 
 type Square = (i16, i16);
 
@@ -212,23 +213,6 @@ fn reference_moves(
     legal
 }
 
-/// The engine's legal moves, as (from, to, promotion), sorted.
-fn engine_moves(pos: &Position) -> Vec<(Cell, Cell, Option<Role>)> {
-    let mut moves: Vec<_> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| {
-            let promo = match m.kind {
-                MoveKind::Promotion(r) => Some(r),
-                _ => None,
-            };
-            (m.from, m.to, promo)
-        })
-        .collect();
-    moves.sort();
-    moves
-}
-
 /// A random position: each army's king and a random handful of pieces on random triangles.
 fn random_position(seats: usize, seed: u64) -> Option<(Position, Board)> {
     use rand::{Rng, SeedableRng};
@@ -239,7 +223,7 @@ fn random_position(seats: usize, seed: u64) -> Option<(Position, Board)> {
     )
     .build();
     let n = rules.board().len();
-    let cells = rookery_tests::random_armies::random_armies(&mut rng, n, seats, 2..9);
+    let cells = random_armies(&mut rng, n, seats, 2..9);
     let setup = Setup {
         cells: cells.clone(),
         turn: Seat(rng.gen_range(0..seats as u8)),

@@ -549,12 +549,11 @@ impl Position {
     /// Whether any enemy of `us` attacks `target`, reading the board through `occ`.
     #[inline]
     fn attacked<O: Occupancy>(&self, occ: &O, target: Cell, us: usize) -> bool {
-        let enemies = self.rules.enemies[us].iter();
         if self.rules.triangles {
             self.attacked_on_triangles(occ, target, us)
         } else {
-            enemies
-                .clone()
+            self.rules.enemies[us]
+                .iter()
                 .any(|&e| self.army_attacks_on::<O, Squares>(occ, target, e))
         }
     }
@@ -1243,6 +1242,7 @@ impl Position {
         let us = seat.index();
         let army = &self.rules.armies[us];
         let board = &*army.board;
+        let lines = army.lines_in_use(self.rules.triangles);
         let mut out = Vec::new();
         let take = |to: Cell, out: &mut Vec<Cell>| {
             let v = self.squares[to.index()];
@@ -1277,17 +1277,17 @@ impl Position {
                 }
             }
             Role::King => {
-                for &d in army.king_steps_in_use(self.rules.triangles) {
+                for &d in lines.king {
                     if let Some(to) = board.step(from, d) {
                         take(to, &mut out);
                     }
                 }
             }
-            Role::Bishop => slide(army.bishop_in_use(self.rules.triangles), &mut out),
-            Role::Rook => slide(army.rook_in_use(self.rules.triangles), &mut out),
+            Role::Bishop => slide(lines.bishop, &mut out),
+            Role::Rook => slide(lines.rook, &mut out),
             Role::Queen => {
-                slide(army.rook_in_use(self.rules.triangles), &mut out);
-                slide(army.bishop_in_use(self.rules.triangles), &mut out);
+                slide(lines.rook, &mut out);
+                slide(lines.bishop, &mut out);
             }
         }
         out.sort_unstable();

@@ -141,6 +141,13 @@ impl Geometry for Triangles {
     const OVERLAPPING: bool = true;
 }
 
+/// An army's lines in use: see [`Army::lines_in_use`].
+pub(crate) struct InUse<'a> {
+    pub rook: &'a [Dir],
+    pub bishop: &'a [Dir],
+    pub king: &'a [Dir],
+}
+
 /// How one seat's pieces move, in board directions, precomputed from its frame.
 #[derive(Debug)]
 pub(crate) struct Army {
@@ -195,30 +202,20 @@ impl Army {
         &self.king[..G::KING]
     }
 
-    /// The rook's lines in use, on a tri-board or not (for code off the hot path).
-    pub fn rook_in_use(&self, triangles: bool) -> &[Dir] {
-        if triangles {
-            self.rook_lines::<Triangles>()
-        } else {
-            self.rook_lines::<Squares>()
+    /// The rook's and bishop's lines and the king's steps in use, on a tri-board or not (for
+    /// code off the hot path).
+    pub fn lines_in_use(&self, triangles: bool) -> InUse<'_> {
+        fn of<G: Geometry>(army: &Army) -> InUse<'_> {
+            InUse {
+                rook: army.rook_lines::<G>(),
+                bishop: army.bishop_lines::<G>(),
+                king: army.king_steps::<G>(),
+            }
         }
-    }
-
-    /// The bishop's lines in use, on a tri-board or not.
-    pub fn bishop_in_use(&self, triangles: bool) -> &[Dir] {
         if triangles {
-            self.bishop_lines::<Triangles>()
+            of::<Triangles>(self)
         } else {
-            self.bishop_lines::<Squares>()
-        }
-    }
-
-    /// The king's steps in use, on a tri-board or not.
-    pub fn king_steps_in_use(&self, triangles: bool) -> &[Dir] {
-        if triangles {
-            self.king_steps::<Triangles>()
-        } else {
-            self.king_steps::<Squares>()
+            of::<Squares>(self)
         }
     }
 

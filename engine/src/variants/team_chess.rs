@@ -112,9 +112,10 @@ impl TeamChess {
 
     /// A move as the game records it, without check marks.
     pub(crate) fn write(&self, m: Move) -> String {
-        let allowed = self.moves_of(self.to_move());
         match self.writing {
-            Writing::Algebraic => self.position.san_plain_among(m, &allowed),
+            Writing::Algebraic => self
+                .position
+                .san_plain_among(m, &self.moves_of(self.to_move())),
             Writing::Numbered => super::tri_chess::notation::write(&self.position, m),
         }
     }
@@ -622,10 +623,13 @@ impl TeamChess {
             && moves.iter().all(|m| self.live_king_at(m.to, army))
             && !self.in_check(army)
         {
-            let kings: Vec<&str> = moves
+            let mut kings: Vec<&str> = moves
                 .iter()
                 .map(|m| self.position.board().label(m.to))
                 .collect();
+            // Several pieces may take the same king: name it once.
+            kings.sort_unstable();
+            kings.dedup();
             text.push_str(&format!(
                 ": you must take the king on {}",
                 kings.join(" or ")

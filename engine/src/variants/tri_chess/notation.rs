@@ -7,7 +7,7 @@
 //! Errors are the reason alone; the game says which text was refused.
 
 use crate::board::Cell;
-use crate::chess::{CastleSide, Move, MoveKind, Position, Role};
+use crate::chess::{Move, MoveKind, Position, Role};
 
 /// A move as the game records it, without check marks.
 pub fn write(pos: &Position, m: Move) -> String {
@@ -52,7 +52,7 @@ pub fn read(pos: &Position, legal: &[Move], text: &str) -> Result<Move, String> 
             .iter()
             .copied()
             .find(|m| m.kind == MoveKind::Castle && pos.castle_side_of(*m) == side)
-            .ok_or_else(|| why_no_castle(pos, side));
+            .ok_or_else(|| why_no_castle(pos));
     }
     // The promotion: "=Q", "/Q" or "(Q)" at the end.
     let mut promotion = None;
@@ -176,12 +176,11 @@ pub fn no_triangle(pos: &Position, number: &str) -> String {
     }
 }
 
-fn why_no_castle(pos: &Position, side: CastleSide) -> String {
+fn why_no_castle(pos: &Position) -> String {
     let rooks: Vec<Cell> = pos.castling_rooks(pos.turn()).collect();
     if rooks.is_empty() || pos.king(pos.turn()).is_none() {
         return "you can no longer castle: the king or both rooks have moved".into();
     }
-    let _ = side;
     "castling needs the king and that rook unmoved, the triangles between them empty, and the \
      king not in check and not crossing or reaching an attacked triangle"
         .into()
@@ -211,9 +210,7 @@ fn why_not(
     if legal.iter().all(|m| m.from != from) {
         return format!("the {} on {f} has no move now", piece.name());
     }
-    let mut unchecked = pos.clone();
-    unchecked.set_turn(pos.turn());
-    if unchecked
+    if pos
         .pseudo_legal_moves()
         .iter()
         .any(|m| m.from == from && m.to == to)

@@ -1,7 +1,7 @@
 use std::collections::HashSet;
 
 use super::*;
-use crate::board::{Cell, Dir};
+use crate::board::Cell;
 use crate::chess::Role;
 use crate::game::Options;
 
@@ -322,7 +322,6 @@ fn the_extended_knight_adds_hops_only_with_its_option() {
             .collect()
     };
     assert!(knight_moves(&plain).is_subset(&knight_moves(&extended)));
-    let _ = Dir(0);
 }
 
 /// Cut-throat with three: a checkmated army is frozen in place, its king still on the board

@@ -1,7 +1,8 @@
-//! Random positions for the reference tests: each army's king and a handful of other pieces on
-//! random free cells of a board.
+//! What the reference generators' tests share: random positions (each army's king and a
+//! handful of other pieces on random free cells) and the engine's moves in a plain form.
 
-use engine::chess::{Piece, Role, Seat};
+use engine::board::Cell;
+use engine::chess::{MoveKind, Piece, Position, Role, Seat};
 use rand::Rng;
 
 /// `seats` armies on a board of `cells` cells: a king each, and a number of queens, rooks,
@@ -40,4 +41,21 @@ pub fn random_armies<R: Rng>(
         }
     }
     board
+}
+
+/// The engine's legal moves as (from, to, promotion), sorted, to compare with a reference.
+pub fn engine_moves(pos: &Position) -> Vec<(Cell, Cell, Option<Role>)> {
+    let mut moves: Vec<_> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| {
+            let promo = match m.kind {
+                MoveKind::Promotion(r) => Some(r),
+                _ => None,
+            };
+            (m.from, m.to, promo)
+        })
+        .collect();
+    moves.sort();
+    moves
 }
