@@ -289,6 +289,9 @@ pub enum EndReason {
     FinalScore,
     /// Everyone else has left the game (cut-throat).
     LastStanding,
+    /// Forty moves without a jump after the 40-move option was invoked: most pieces wins
+    /// (Tri-Chek).
+    FortyMoves,
 }
 
 impl EndReason {
@@ -309,6 +312,7 @@ impl EndReason {
             EndReason::Aborted => "abort",
             EndReason::FinalScore => "the final score",
             EndReason::LastStanding => "being the last one left",
+            EndReason::FortyMoves => "having the most pieces after forty moves without a jump",
         }
     }
 }

@@ -4,7 +4,7 @@
 //! use engine::registry;
 //! assert_eq!(registry::variant("960").unwrap().info().id, "chess960");
 //! let err = registry::variant("chezz").unwrap_err();
-//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens"), "{err}");
+//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens, tri-checkers, tri-stax, tri-queens"), "{err}");
 //! ```
 
 use crate::game::{AnyGame, GameError};
@@ -16,12 +16,13 @@ use crate::variants::{
     doubles::Doubles,
     masquerade::Masquerade,
     synchronous::Synchronous,
+    tri_checkers::{TRI_CHEK, TRI_QUEENS, TRI_STAX},
     tri_chess::TriChess,
     trimens::Trimens,
     zombie::Zombie,
 };
 
-static VARIANTS: [&dyn AnyGame; 12] = [
+static VARIANTS: [&dyn AnyGame; 15] = [
     &Chess,
     &Chess960,
     &Doubles,
@@ -34,6 +35,9 @@ static VARIANTS: [&dyn AnyGame; 12] = [
     &CHECKERS,
     &STAX,
     &QUEENS,
+    &TRI_CHEK,
+    &TRI_STAX,
+    &TRI_QUEENS,
 ];
 
 /// All variants, in the order `/variants` lists them.

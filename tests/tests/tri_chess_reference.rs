@@ -452,7 +452,12 @@ fn random_position(kind: u8, seed: u64) -> Option<(Position, Squares)> {
     };
     let seats = facing.len();
     let mut spec = RulesSpec::new(
-        BoardSpec::TriHex { side, facing, cut },
+        BoardSpec::TriHex {
+            side,
+            facing,
+            cut,
+            extra: Vec::new(),
+        },
         (0..seats as u8).collect(),
     );
     spec.extended_knight = rng.gen_bool(0.5);

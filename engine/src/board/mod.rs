@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 mod frame_board;
 mod tri_hex;
 pub use frame_board::FrameBoard;
-pub use tri_hex::TRI_DIRS;
+pub use tri_hex::{corner_numbers, frame_to_board, hexagon_number, TRI_DIRS};
 
 /// The most cells any board may have (Trimens' 258 triangles fit with room to spare).
 pub const MAX_CELLS: usize = 320;
@@ -299,12 +299,16 @@ pub enum BoardSpec {
     Trimens { seats: u8 },
     /// Adams' tri-board: a regular hexagon of triangles of side `side`, with one frame per
     /// entry of `facing` (edges counted clockwise from the bottom, 0-5), less the triangles
-    /// numbered in `cut` (cut-out corners and edges); the others keep their numbers.
+    /// numbered in `cut` (cut-out corners and edges); the others keep their numbers. `extra`
+    /// adds triangles beyond the hexagon, as (row, position) of its coordinates, numbered after
+    /// it (Adams' optional two-player Tri-Chek square borrows one from the larger board).
     TriHex {
         side: u8,
         facing: Vec<u8>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         cut: Vec<u16>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        extra: Vec<(i16, i16)>,
     },
 }
 
@@ -370,9 +374,12 @@ impl BoardSpec {
                 .seats_facing(facing)
                 .build(),
             BoardSpec::Trimens { seats } => FrameBoard::trimens(*seats).build(self.clone()),
-            BoardSpec::TriHex { side, facing, cut } => {
-                tri_hex::build(*side, facing, cut, self.clone())
-            }
+            BoardSpec::TriHex {
+                side,
+                facing,
+                cut,
+                extra,
+            } => tri_hex::build(*side, facing, cut, extra, self.clone()),
         });
         boards.push(board.clone());
         board

@@ -46,8 +46,15 @@ fn key((x, y): (f32, f32)) -> (i32, i32) {
 const SIDES: [f32; 2] = [1.0, -1.0];
 
 /// The tri-board of side `side` with one frame per entry of `facing` (edges counted clockwise
-/// from the bottom, 0-5), without the triangles numbered in `cut`.
-pub(super) fn build(side: u8, facing: &[u8], cut: &[u16], spec: BoardSpec) -> Board {
+/// from the bottom, 0-5), without the triangles numbered in `cut`, with the triangles at the
+/// (row, position)s of `extra` beyond it.
+pub(super) fn build(
+    side: u8,
+    facing: &[u8],
+    cut: &[u16],
+    extra: &[(i16, i16)],
+    spec: BoardSpec,
+) -> Board {
     let n = side as i16;
     // The whole hexagon first: numbers, places and centres stay those of the uncut board, so a
     // triangle keeps its number whichever triangles a game cuts out.
@@ -56,6 +63,11 @@ pub(super) fn build(side: u8, facing: &[u8], cut: &[u16], spec: BoardSpec) -> Bo
         let s = r.min(2 * n + 1 - r);
         for p in (1 - s)..=(2 * n - 1 + s) {
             whole.push((r, p));
+        }
+    }
+    for &rp in extra {
+        if !whole.contains(&rp) {
+            whole.push(rp);
         }
     }
     let kept: Vec<(u16, (i16, i16))> = whole
@@ -106,17 +118,13 @@ pub(super) fn build(side: u8, facing: &[u8], cut: &[u16], spec: BoardSpec) -> Bo
     // Each seat's coordinates: the board turned so that its edge is at the bottom, read as
     // (row from that edge, position along the row) of the uncut hexagon.
     let centre = (n as f32 / 2.0, n as f32 * 3f32.sqrt() / 2.0);
-    let whole_at: HashMap<(i32, i32), (i16, i16)> = whole
-        .iter()
-        .map(|&(r, p)| (key(centroid(&triangle(r, p))), (r, p)))
-        .collect();
     let frame_coords = facing
         .iter()
         .map(|&edge| {
             centres
                 .iter()
                 .map(|&c| {
-                    let (r, p) = whole_at[&key(turn(c, centre, 60.0 * edge as f32))];
+                    let (r, p) = row_and_position(turn(c, centre, 60.0 * edge as f32));
                     (r - 1, p)
                 })
                 .collect()
@@ -136,6 +144,40 @@ pub(super) fn build(side: u8, facing: &[u8], cut: &[u16], spec: BoardSpec) -> Bo
         wrap: Wrap::None,
         frame_coords,
     }
+}
+
+/// The (row, position) on the board of the triangle at (rank, file) of the frame of the seat
+/// at `edge` (rank 0 along that edge, files from its left end), on the hexagon of side `side`
+/// or the lattice beyond it.
+pub fn frame_to_board(side: u8, edge: u8, rank: i16, file: i16) -> (i16, i16) {
+    let n = side as f32;
+    let centre = (n / 2.0, n * 3f32.sqrt() / 2.0);
+    let seen = centroid(&triangle(rank + 1, file));
+    row_and_position(turn(seen, centre, -60.0 * edge as f32))
+}
+
+/// The numbers of the two triangles at the left end of edge `edge`'s outer row (a corner of
+/// the hexagon, cut out on the five- and six-player board).
+pub fn corner_numbers(side: u8, edge: u8) -> [u16; 2] {
+    [0, 1].map(|file| {
+        hexagon_number(side, frame_to_board(side, edge, 0, file)).expect("a corner is on the board")
+    })
+}
+
+/// The number of triangle (row, position) of the hexagon of side `side`, if it is on it.
+pub fn hexagon_number(side: u8, (r, p): (i16, i16)) -> Option<u16> {
+    let n = side as i16;
+    if !(1..=2 * n).contains(&r) {
+        return None;
+    }
+    let s = r.min(2 * n + 1 - r);
+    if !(1 - s..=2 * n - 1 + s).contains(&p) {
+        return None;
+    }
+    let before: i16 = (1..r)
+        .map(|row| 2 * n - 1 + 2 * row.min(2 * n + 1 - row))
+        .sum();
+    Some((before + p - (1 - s) + 1) as u16)
 }
 
 /// The point `distance` from `from` at `angle_deg` degrees.
@@ -172,6 +214,13 @@ fn neighbour<T>(
     } else {
         find(c, angle, side_gap).or_else(|| find(c, angle, 2.0 * side_gap))
     }
+}
+
+/// The (row, position) of the triangle centred at `c` (the inverse of `triangle`'s placing:
+/// rows are √3/2 high, position p is centred at x = p/2), for any triangle of the lattice.
+fn row_and_position(c: (f32, f32)) -> (i16, i16) {
+    let row = 3f32.sqrt() / 2.0;
+    ((c.1 / row).floor() as i16 + 1, (2.0 * c.0).round() as i16)
 }
 
 /// Whether the triangle centred at `c` points up (its centre a third of the way up its row).
@@ -306,6 +355,7 @@ mod tests {
             side,
             facing: (0..6).collect(),
             cut: Vec::new(),
+            extra: Vec::new(),
         }
         .build()
     }
@@ -485,6 +535,7 @@ mod tests {
             side: 5,
             facing: vec![0],
             cut: vec![1, 2],
+            extra: Vec::new(),
         }
         .build();
         assert_eq!(cut.len(), 148);

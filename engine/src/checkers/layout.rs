@@ -122,6 +122,7 @@ impl CheckersRules {
             first: Seat(0),
             seats,
             vanishing: mode == Mode::CutThroat,
+            order: Vec::new(),
         }
     }
 }

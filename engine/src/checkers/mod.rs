@@ -28,7 +28,7 @@ use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
 
-use crate::board::{Board, BoardSpec, Cell, CellSet, Dir, Heading, SquareBoard, Wrap};
+use crate::board::{Board, BoardSpec, Cell, CellSet, Dir, Heading, SquareBoard, Wrap, TRI_DIRS};
 use crate::chess::Seat;
 
 mod layout;
@@ -109,6 +109,10 @@ pub struct CheckersRules {
     /// every checker of his removed from the stacks, and is out.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub vanishing: bool,
+    /// The sequence of turns when it is not the seats' own order (each of Adams' partner
+    /// patterns on the tri-board has its own); `first` should be its first seat.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub order: Vec<Seat>,
 }
 
 impl CheckersRules {
@@ -125,6 +129,7 @@ impl CheckersRules {
             first: Seat::BLACK,
             seats: Vec::new(),
             vanishing: false,
+            order: Vec::new(),
         }
     }
 
@@ -299,13 +304,14 @@ struct Jumper<'a> {
     dirs: &'a [Dir],
 }
 
-/// How one seat's checkers move and jump, as board directions.
+/// How one seat's checkers move and jump, as board directions (up to twelve: a Tri-Queens
+/// king jumps across the six corners and along the six lines perpendicular to the edges).
 #[derive(Clone, Debug)]
 struct Steps {
-    man_moves: ArrayVec<Dir, 8>,
-    king_moves: ArrayVec<Dir, 8>,
-    man_jumps: ArrayVec<Dir, 8>,
-    king_jumps: ArrayVec<Dir, 8>,
+    man_moves: ArrayVec<Dir, 12>,
+    king_moves: ArrayVec<Dir, 12>,
+    man_jumps: ArrayVec<Dir, 12>,
+    king_jumps: ArrayVec<Dir, 12>,
 }
 
 /// Everything one seat's checkers need, worked out once.
@@ -331,9 +337,40 @@ fn steps(board: &Board, seat: Seat, kind: Kind) -> Steps {
     let dirs = |hs: &[Heading]| {
         hs.iter()
             .map(|h| frame.dir(*h))
-            .collect::<ArrayVec<Dir, 8>>()
+            .collect::<ArrayVec<Dir, 12>>()
     };
     let man_moves = dirs(&[Heading::ForwardLeft, Heading::ForwardRight]);
+    if board.dir_count() == TRI_DIRS {
+        // Adams' triangles: checkers stand on one colour and step to the six triangles of that
+        // colour touching at a corner (the frame's headings other than straight forward and
+        // back), men to the two ahead. Tri-Queens men also jump the three triangles of the
+        // other colour ahead, and kings all six, along the lines perpendicular to the edges
+        // (crossing one side and one angle); the frame's bishop lines are those, the first
+        // three of them forward.
+        let corners = dirs(&[
+            Heading::ForwardRight,
+            Heading::Right,
+            Heading::BackRight,
+            Heading::BackLeft,
+            Heading::Left,
+            Heading::ForwardLeft,
+        ]);
+        let across = &frame.lines().bishop;
+        return match kind {
+            Kind::Checkers | Kind::Stax => Steps {
+                man_jumps: man_moves.clone(),
+                king_jumps: corners.clone(),
+                man_moves,
+                king_moves: corners,
+            },
+            Kind::Queens => Steps {
+                man_jumps: man_moves.iter().chain(&across[..3]).copied().collect(),
+                king_jumps: corners.iter().chain(across.iter()).copied().collect(),
+                man_moves,
+                king_moves: corners,
+            },
+        };
+    }
     let king_moves = dirs(&Heading::DIAGONAL);
     match kind {
         Kind::Checkers | Kind::Stax => Steps {
@@ -355,6 +392,29 @@ fn steps(board: &Board, seat: Seat, kind: Kind) -> Steps {
     }
 }
 
+/// Where `seat`'s men are crowned: the far edge as it faces the board. On a tri-board that is
+/// every triangle in the far half with neither forward step on the board (the far row, and
+/// the last triangles before a cut-out corner), so a man never stands stuck uncrowned.
+fn king_row(board: &Board, seat: usize) -> CellSet {
+    let depth = board.frame_depth(seat).unwrap_or(8);
+    if board.dir_count() == TRI_DIRS {
+        let frame = board.frame(seat);
+        let ahead = [
+            frame.dir(Heading::ForwardLeft),
+            frame.dir(Heading::ForwardRight),
+        ];
+        return board
+            .cells()
+            .filter(|&c| board.frame_rank(seat, c).is_some_and(|r| 2 * r >= depth))
+            .filter(|&c| ahead.iter().all(|&d| board.step(c, d).is_none()))
+            .collect();
+    }
+    board
+        .cells()
+        .filter(|&c| board.frame_rank(seat, c) == Some(depth - 1))
+        .collect()
+}
+
 fn seat_data(rules: &CheckersRules, board: &Arc<Board>) -> Arc<[SeatData]> {
     let plans = rules.plans();
     plans
@@ -367,11 +427,7 @@ fn seat_data(rules: &CheckersRules, board: &Arc<Board>) -> Arc<[SeatData]> {
             } else {
                 rules.board.with_wrap(plan.wrap).build()
             };
-            let depth = board.frame_depth(i).unwrap_or(8);
-            let king_row = board
-                .cells()
-                .filter(|&c| board.frame_rank(i, c) == Some(depth - 1))
-                .collect();
+            let king_row = king_row(board, i);
             let enemies = plans
                 .iter()
                 .enumerate()
@@ -405,33 +461,37 @@ impl CheckersPosition {
     /// seats meet at a corner (see [`layout`](self::layout)). Numbered men are shuffled into
     /// their places by the game's seed.
     pub fn start(rules: CheckersRules, seed: u64) -> CheckersPosition {
-        use rand::seq::SliceRandom;
-        use rand::SeedableRng;
         let mut pos = CheckersPosition::empty(rules);
         for (seat, cells) in layout::start_cells(&pos.rules, &pos.board)
             .into_iter()
             .enumerate()
         {
-            let seat = Seat(seat as u8);
-            let mut numbers: Vec<Option<u8>> = if pos.rules.numbers {
-                (1..=cells.len() as u8).map(Some).collect()
-            } else {
-                vec![None; cells.len()]
-            };
-            let mut rng =
-                rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ (0x6e75_6d62 + seat.0 as u64));
-            numbers.shuffle(&mut rng);
-            for (cell, number) in cells.into_iter().zip(numbers) {
-                let mut stack = Stack::new();
-                stack.push(Checker {
-                    seat,
-                    king: false,
-                    number,
-                });
-                pos.set_stack(cell, stack);
-            }
+            pos.place_men(Seat(seat as u8), &cells, seed);
         }
         pos
+    }
+
+    /// Puts a man of `seat` on each of `cells`; with Numbers, the men are numbered 1 up and
+    /// shuffled into their places by the game's seed.
+    pub fn place_men(&mut self, seat: Seat, cells: &[Cell], seed: u64) {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        let mut numbers: Vec<Option<u8>> = if self.rules.numbers {
+            (1..=cells.len() as u8).map(Some).collect()
+        } else {
+            vec![None; cells.len()]
+        };
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ (0x6e75_6d62 + seat.0 as u64));
+        numbers.shuffle(&mut rng);
+        for (&cell, number) in cells.iter().zip(numbers) {
+            let mut stack = Stack::new();
+            stack.push(Checker {
+                seat,
+                king: false,
+                number,
+            });
+            self.set_stack(cell, stack);
+        }
     }
 
     /// A key equal for positions that count as the same for repetition.
@@ -708,7 +768,7 @@ impl CheckersPosition {
     /// jumped in this chain; the landing cell must be empty (the chain's own starting cell
     /// counts as empty); men do not cross the ends of a universal board.
     #[inline(always)]
-    fn jump_steps(&self, j: &Jumper, at: Cell, jumped: &[Cell]) -> ArrayVec<(Cell, Cell), 8> {
+    fn jump_steps(&self, j: &Jumper, at: Cell, jumped: &[Cell]) -> ArrayVec<(Cell, Cell), 12> {
         let mover = j.mover;
         let board = &*j.seat.board;
         let mut out = ArrayVec::new();
@@ -878,7 +938,9 @@ impl CheckersPosition {
             return Vec::new();
         }
         let enemies = self.seats[mover.index()].enemies;
-        let after = move |k: usize| Seat(((mover.index() + k) % n) as u8);
+        let sequence = self.sequence();
+        let at = sequence.iter().position(|&s| s == mover).unwrap_or(0);
+        let after = |k: usize| sequence[(at + k) % n];
         let is_enemy = |s: Seat| enemies >> s.0 & 1 == 1;
         let mut removed = Vec::new();
         if !(1..n).map(after).any(|s| is_enemy(s) && self.can_move(s)) {
@@ -902,6 +964,15 @@ impl CheckersPosition {
             }
         }
         removed
+    }
+
+    /// The seats in their order of play.
+    fn sequence(&self) -> ArrayVec<Seat, MAX_SEATS> {
+        if self.rules.order.len() == self.seats.len() {
+            self.rules.order.iter().copied().collect()
+        } else {
+            (0..self.seats.len() as u8).map(Seat).collect()
+        }
     }
 
     /// Removes every checker of `seat` from the stacks (he is out), noting each for undo.
@@ -1016,7 +1087,10 @@ impl CheckersPosition {
         let mut cells = Vec::new();
         for p in &parts {
             let cell = match p.parse::<u32>() {
-                Ok(_) if !self.has_square_numbers() => {
+                Ok(n) if self.has_square_numbers() => self.cell_of_number(n),
+                // Boards drawn cell by cell (Adams' triangles) are named by number.
+                Ok(_) if self.board.grid_size().is_none() => self.board.cell(p),
+                Ok(_) => {
                     let why = if self.rules.kind == Kind::Queens {
                         "Queens has no square numbers"
                     } else {
@@ -1027,10 +1101,15 @@ impl CheckersPosition {
                         self.notation_hint()
                     ));
                 }
-                Ok(n) => self.cell_of_number(n),
                 Err(_) => self.board.cell(p),
             };
-            cells.push(cell.ok_or_else(|| format!("'{p}' is not a square of this board"))?);
+            cells.push(cell.ok_or_else(|| {
+                if self.board.grid_size().is_none() {
+                    format!("there is no triangle {p} on this board")
+                } else {
+                    format!("'{p}' is not a square of this board")
+                }
+            })?);
         }
         let legal = self.legal_moves();
         // The whole path written out names one move; otherwise the squares given must lie on
@@ -1090,6 +1169,12 @@ impl CheckersPosition {
     fn notation_hint(&self) -> String {
         if self.has_square_numbers() {
             return "write it like 11-15 or 15x24, or c3-d4".into();
+        }
+        if self.board.grid_size().is_none() {
+            return match self.legal_moves().first() {
+                Some(m) => format!("write it in triangle numbers, like {}", self.move_text(m)),
+                None => "write it in triangle numbers, like 45-57".into(),
+            };
         }
         match self.legal_moves().first() {
             Some(m) => format!("write it in coordinates, like {}", self.move_text(m)),

@@ -51,30 +51,58 @@ use crate::checkers::{
 use crate::chess::{MoveParseError, Seat};
 use crate::game::{
     EndReason, Event, Family, Game, GameError, OptionSpec, OptionValues, Options, Outcome, Prompt,
-    PromptKind, VariantInfo,
+    PromptKind, Standing, VariantInfo,
 };
 use crate::table::{ArmyStatus, Table};
 use crate::view::{Figure, Layer, Placed, View, Viewer};
 
-/// One game of the family; the registry holds [`CHECKERS`], [`STAX`] and [`QUEENS`].
+/// One game of the family; the registry holds [`CHECKERS`], [`STAX`] and [`QUEENS`], and the
+/// triangle games of [`crate::variants::tri_checkers`].
 pub struct CheckersFamily {
     kind: Kind,
+    /// Played on Adams' tri-board (Tri-Chek, Tri-Stax, Tri-Queens).
+    tri: bool,
     info: fn() -> &'static VariantInfo,
 }
+
+impl CheckersFamily {
+    /// A game of the family on the tri-board.
+    pub const fn on_triangles(kind: Kind, info: fn() -> &'static VariantInfo) -> CheckersFamily {
+        CheckersFamily {
+            kind,
+            tri: true,
+            info,
+        }
+    }
+}
+
+/// What a player does: a move, or (Tri-Chek, once every piece is a king) invoking the 40-move
+/// option, which does not use the turn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CheckersAction {
+    Move(CheckersMove),
+    InvokeFortyMoves,
+}
+
+/// Moves without a jump, after the 40-move option is invoked, that end the game.
+pub const FORTY_MOVES: u32 = 40;
 
 /// Checkers.
 pub static CHECKERS: CheckersFamily = CheckersFamily {
     kind: Kind::Checkers,
+    tri: false,
     info: checkers_info,
 };
 /// Stax.
 pub static STAX: CheckersFamily = CheckersFamily {
     kind: Kind::Stax,
+    tri: false,
     info: stax_info,
 };
 /// Queens.
 pub static QUEENS: CheckersFamily = CheckersFamily {
     kind: Kind::Queens,
+    tri: false,
     info: queens_info,
 };
 
@@ -254,14 +282,31 @@ pub struct CheckersState {
     /// Four players: names, teams, the order of turns and each player's standing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     table: Option<Table>,
+    /// Whether the 40-move option may be invoked (Tri-Chek).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    forty_option: bool,
+    /// Once invoked: moves made since, or since the last jump.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    forty: Option<u32>,
 }
 
 impl CheckersState {
-    fn new(position: CheckersPosition) -> CheckersState {
+    /// A game from its start; `names` names the seats of games of more than two, which take
+    /// their turns in the position's order.
+    pub(crate) fn new(
+        position: CheckersPosition,
+        names: &[&str],
+        forty_option: bool,
+    ) -> CheckersState {
         let table = (position.seat_count() > 2).then(|| {
             let n = position.seat_count();
             let teams: Vec<u8> = (0..n).map(|s| position.team(Seat(s as u8))).collect();
-            Table::one_army_each(&FOUR_NAMES[..n], &teams)
+            let order: Vec<u8> = if position.rules().order.len() == n {
+                position.rules().order.iter().map(|s| s.0).collect()
+            } else {
+                (0..n as u8).collect()
+            };
+            Table::with_order(&names[..n], &teams, &order)
         });
         let mut state = CheckersState {
             repetitions: vec![position.repetition_key()],
@@ -269,12 +314,14 @@ impl CheckersState {
             moves: Vec::new(),
             last_move: Vec::new(),
             table,
+            forty_option,
+            forty: None,
         };
         state.follow_turn();
         state
     }
 
-    fn position(&self) -> &CheckersPosition {
+    pub(crate) fn position(&self) -> &CheckersPosition {
         &self.position
     }
 
@@ -331,9 +378,48 @@ impl CheckersState {
             .collect()
     }
 
+    /// Whether the 40-move option may be invoked now: offered, not yet invoked, and every
+    /// piece on the board a king.
+    fn may_invoke_forty(&self) -> bool {
+        let pos = &self.position;
+        self.forty_option
+            && self.forty.is_none()
+            && pos
+                .board()
+                .cells()
+                .flat_map(|c| pos.stack(c).iter())
+                .all(|c| c.king)
+    }
+
+    /// The end under the 40-move option: each player (or team) scores his pieces left.
+    fn forty_moves_outcome(&self) -> Outcome {
+        let pos = &self.position;
+        let in_play = self.in_play();
+        let team_count = |team: u8| -> i64 {
+            in_play
+                .iter()
+                .filter(|s| pos.team(**s) == team)
+                .map(|s| pos.checkers_of(*s) as i64)
+                .sum()
+        };
+        Outcome::by_score(
+            in_play
+                .iter()
+                .map(|&seat| Standing {
+                    seat,
+                    score: team_count(pos.team(seat)),
+                })
+                .collect(),
+            EndReason::FortyMoves,
+        )
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         let pos = &self.position;
         let in_play = self.in_play();
+        if self.forty.is_some_and(|n| n >= FORTY_MOVES) {
+            return Some(self.forty_moves_outcome());
+        }
         if pos.seat_count() > 2 {
             // Only one team left in the game (the others resigned or vanished).
             if let Some(first) = in_play.first() {
@@ -362,6 +448,10 @@ impl CheckersState {
                 EndReason::NoMoves
             };
             return Some(Outcome::win(self.team_seats(winning_team), reason));
+        }
+        if self.forty.is_some() {
+            // Once the 40-move option is invoked, it alone ends a game without jumps.
+            return None;
         }
         if pos.quiet_moves() >= NO_PROGRESS_ROUNDS * in_play.len() as u32 {
             return Some(Outcome::draw(EndReason::FiftyMoveRule));
@@ -510,7 +600,7 @@ impl CheckersFamily {
 
 impl Game for CheckersFamily {
     type State = CheckersState;
-    type Action = CheckersMove;
+    type Action = CheckersAction;
 
     fn info(&self) -> &VariantInfo {
         (self.info)()
@@ -522,6 +612,15 @@ impl Game for CheckersFamily {
         seats: usize,
         seed: u64,
     ) -> Result<CheckersState, GameError> {
+        if self.tri {
+            let (position, forty_option) =
+                crate::variants::tri_checkers::start(self.kind, options, seats, seed)?;
+            return Ok(CheckersState::new(
+                position,
+                &crate::variants::tri_checkers::NAMES,
+                forty_option,
+            ));
+        }
         let rules = self.rules(options, seats)?;
         let position = match options.get("fen") {
             Some(_) if rules.numbers => {
@@ -537,7 +636,7 @@ impl Game for CheckersFamily {
             Some(fen) => CheckersPosition::from_fen(fen, rules).map_err(GameError::BadSetup)?,
             None => CheckersPosition::start(rules, seed),
         };
-        Ok(CheckersState::new(position))
+        Ok(CheckersState::new(position, &FOUR_NAMES, false))
     }
 
     fn prompts(&self, state: &CheckersState) -> Vec<Prompt> {
@@ -545,23 +644,40 @@ impl Game for CheckersFamily {
             return Vec::new();
         }
         let turn = state.position().turn();
+        let mut text = format!("{} to move", state.name(turn));
+        if state.may_invoke_forty() {
+            text.push_str(
+                " (every piece is a king: /move forty invokes the 40-move option, and you still move)",
+            );
+        }
         vec![Prompt {
             seat: turn,
             kind: PromptKind::Move,
-            text: format!("{} to move", state.name(turn)),
+            text,
         }]
     }
 
-    fn legal(&self, state: &CheckersState, seat: Seat) -> Vec<CheckersMove> {
+    fn legal(&self, state: &CheckersState, seat: Seat) -> Vec<CheckersAction> {
         let pos = state.position();
         if seat != pos.turn() || state.outcome().is_some() {
             return Vec::new();
         }
-        pos.legal_moves()
+        let mut legal: Vec<CheckersAction> = pos
+            .legal_moves()
+            .into_iter()
+            .map(CheckersAction::Move)
+            .collect();
+        if state.may_invoke_forty() {
+            legal.push(CheckersAction::InvokeFortyMoves);
+        }
+        legal
     }
 
-    fn action_text(&self, state: &CheckersState, action: &CheckersMove) -> String {
-        state.position().move_text(action)
+    fn action_text(&self, state: &CheckersState, action: &CheckersAction) -> String {
+        match action {
+            CheckersAction::Move(m) => state.position().move_text(m),
+            CheckersAction::InvokeFortyMoves => "forty".into(),
+        }
     }
 
     fn parse(
@@ -569,8 +685,28 @@ impl Game for CheckersFamily {
         state: &CheckersState,
         seat: Seat,
         text: &str,
-    ) -> Result<CheckersMove, GameError> {
+    ) -> Result<CheckersAction, GameError> {
         let pos = state.position();
+        let word = text.trim().to_ascii_lowercase();
+        if ["forty", "40", "40-move", "40-moves", "forty-moves"].contains(&word.as_str()) {
+            return if !state.forty_option {
+                Err(GameError::Refused(format!(
+                    "the 40-move option is Tri-Chek's alone: {} has none",
+                    self.info().name
+                )))
+            } else if state.forty.is_some() {
+                Err(GameError::Refused(
+                    "the 40-move option is already invoked".into(),
+                ))
+            } else if !state.may_invoke_forty() {
+                Err(GameError::Refused(
+                    "the 40-move option may be invoked only once every piece on the board is a king"
+                        .into(),
+                ))
+            } else {
+                Ok(CheckersAction::InvokeFortyMoves)
+            };
+        }
         if pos.is_out(seat) {
             return Err(GameError::Refused(format!(
                 "{} is out of this game",
@@ -584,24 +720,42 @@ impl Game for CheckersFamily {
                     .unwrap_or_else(|| format!("{} to move", state.name(pos.turn()))),
             ));
         }
-        pos.parse_move(text).map_err(|reason| {
-            let reason = reason
-                .split_once(": ")
-                .map_or(reason.as_str(), |(_, r)| r)
-                .to_string();
-            GameError::Move(MoveParseError::Illegal {
-                text: text.trim().into(),
-                reason,
+        pos.parse_move(text)
+            .map(CheckersAction::Move)
+            .map_err(|reason| {
+                let reason = reason
+                    .split_once(": ")
+                    .map_or(reason.as_str(), |(_, r)| r)
+                    .to_string();
+                GameError::Move(MoveParseError::Illegal {
+                    text: text.trim().into(),
+                    reason,
+                })
             })
-        })
     }
 
     fn apply(
         &self,
         state: &mut CheckersState,
         seat: Seat,
-        m: CheckersMove,
+        action: CheckersAction,
     ) -> Result<Vec<Event>, GameError> {
+        let m = match action {
+            CheckersAction::Move(m) => m,
+            CheckersAction::InvokeFortyMoves => {
+                if seat != state.position.turn() || !state.may_invoke_forty() {
+                    return Err(GameError::Refused(
+                        "the 40-move option cannot be invoked now".into(),
+                    ));
+                }
+                state.forty = Some(0);
+                return Ok(vec![Event::Public(format!(
+                    "{} invokes the 40-move option: after {FORTY_MOVES} moves without a jump, \
+                     the player with the most pieces wins.",
+                    state.name(seat)
+                ))]);
+            }
+        };
         let pos = &mut state.position;
         if seat != pos.turn() || !pos.legal_moves().contains(&m) {
             return Err(GameError::Move(MoveParseError::Illegal {
@@ -627,6 +781,9 @@ impl Game for CheckersFamily {
             line.push_str(" and is crowned");
         }
         state.moves.push(text);
+        if let Some(count) = &mut state.forty {
+            *count = if m.is_jump() { 0 } else { *count + 1 };
+        }
         let mut events = vec![Event::Public(line)];
         let vanished: Vec<Seat> = (0..out_before.len() as u8)
             .map(Seat)
@@ -698,9 +855,13 @@ impl Game for CheckersFamily {
                 Some(table) => table.rounds() + 1,
                 None => state.moves.len() as u32 / 2 + 1,
             },
-            status: match &outcome {
-                Some(o) => o.describe(|s| state.name(s)),
-                None => format!("{} to move", state.name(pos.turn())),
+            status: match (&outcome, state.forty) {
+                (Some(o), _) => o.describe(|s| state.name(s)),
+                (None, Some(n)) => format!(
+                    "{} to move; 40-move option: {n} of {FORTY_MOVES} moves without a jump",
+                    state.name(pos.turn())
+                ),
+                (None, None) => format!("{} to move", state.name(pos.turn())),
             },
             panel: None,
             // Moves are written in square numbers (none in Queens or on 12x12: coordinates).
@@ -838,7 +999,7 @@ mod tests {
         let mut s = from("W:W10:B6,5,2");
         let legal: Vec<String> = Game::legal(&CHECKERS, &s, Seat::WHITE)
             .iter()
-            .map(|m| s.position().move_text(m))
+            .map(|m| CHECKERS.action_text(&s, m))
             .collect();
         assert_eq!(legal, ["10x1"]);
         let events = play(&mut s, "10x1");
@@ -953,7 +1114,7 @@ mod four_player_tests {
             p.set_stack(cell, stack);
         }
         p.set_turn(turn);
-        CheckersState::new(p)
+        CheckersState::new(p, &FOUR_NAMES, false)
     }
 
     fn game(kind: Kind) -> &'static CheckersFamily {

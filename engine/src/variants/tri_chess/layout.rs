@@ -124,14 +124,13 @@ impl Layout {
             side: self.side,
             facing: (0..6).collect(),
             cut: Vec::new(),
+            extra: Vec::new(),
         }
         .build();
         let number = |c: Cell| -> u16 { whole.label(c).parse().expect("numbered triangles") };
         let mut cut = Vec::new();
         for &k in &self.cut_corners {
-            for file in 0..2 {
-                cut.extend(whole.frame_cell(k as usize, 0, file).map(number));
-            }
+            cut.extend(crate::board::corner_numbers(self.side, k));
         }
         for &k in &self.cut_edges {
             for c in whole.cells() {
@@ -162,6 +161,7 @@ impl Layout {
             side: self.side,
             facing: self.armies.iter().map(|a| a.edge).collect(),
             cut: self.cut(),
+            extra: Vec::new(),
         }
     }
 

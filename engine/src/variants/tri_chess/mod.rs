@@ -26,7 +26,7 @@
 //! cut-out triangles; its extended hop repeats the first leap's bishop direction and side from
 //! the landing triangle (which points the other way, so it is not the same offset).
 
-mod layout;
+pub(crate) mod layout;
 pub mod notation;
 #[cfg(test)]
 mod tests;
@@ -43,13 +43,14 @@ use crate::game::{
 use crate::table::Table;
 use crate::view::{View, Viewer};
 
+use super::patterns::read_pattern;
 use super::team_chess::{Mode, TeamChess, Writing};
 
 /// Tri-Chess.
 pub struct TriChess;
 
 /// The armies' names in seat order, after the colours they are drawn in.
-const NAMES: [&str; 6] = ["White", "Black", "Orange", "Blue", "Green", "Pink"];
+pub const NAMES: [&str; 6] = ["White", "Black", "Orange", "Blue", "Green", "Pink"];
 
 /// The partner patterns the book lists, for four and for six players.
 const FOUR_TEAMS: [&str; 3] = ["ab-cd", "ac-bd", "ad-bc"];
@@ -70,44 +71,16 @@ impl Choices {
     /// Reads the options for `players`, refusing what the book does not allow, with the reason.
     pub fn read(options: &Options, players: usize) -> Result<Choices, GameError> {
         let get = |key: &str| options.get(key).map(str::to_ascii_lowercase);
-        let mode = match get("mode").as_deref() {
-            None | Some("cutthroat") | Some("cut-throat") => Mode::CutThroat,
-            Some("partners") => Mode::Partners,
-            Some(other) => {
-                return Err(GameError::BadOption(format!(
-                    "mode must be cutthroat or partners, not '{other}'"
-                )))
-            }
-        };
         let patterns: &[&str] = match players {
             4 => &FOUR_TEAMS,
             6 => &SIX_TEAMS,
             _ => &[],
         };
-        let pattern = match (mode, get("teams")) {
-            (Mode::Partners, _) if patterns.is_empty() => {
-                return Err(GameError::BadOption(format!(
-                    "partners need four or six players; with {players} players Tri-Chess is cut-throat"
-                )))
-            }
-            (Mode::Partners, None) => patterns[0].to_string(),
-            (Mode::Partners, Some(t)) if patterns.contains(&t.as_str()) => t,
-            (Mode::Partners, Some(t)) => {
-                return Err(GameError::BadOption(format!(
-                    "teams={t} does not fit {players} players: choose {}",
-                    patterns
-                        .iter()
-                        .map(|p| p.to_ascii_uppercase())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )))
-            }
-            (Mode::CutThroat, Some(t)) => {
-                return Err(GameError::BadOption(format!(
-                    "teams={t} is for partners: add mode=partners"
-                )))
-            }
-            (Mode::CutThroat, None) => "cutthroat".to_string(),
+        let pattern = read_pattern(options, players, patterns, "Tri-Chess")?;
+        let mode = if pattern == "cutthroat" {
+            Mode::CutThroat
+        } else {
+            Mode::Partners
         };
         let edges = get("edges").unwrap_or_else(|| "nine-pawns".into());
         if edges != "nine-pawns" && edges != "cut" {
