@@ -27,7 +27,23 @@ fn refused_everywhere(variant: &str, options: &engine::game::Options) -> bool {
     let tri_chess = variant == "tri-chess"
         && ((cut_throat && options.get("teams").is_some())
             || (six_teams && options.get("edges") == Some("cut")));
-    checkers || tri_chess
+    // The tri-board checkers games: teams are for partners, and each layout other than the
+    // standard one belongs to certain patterns (Tri-Queens' six-player trios have no standard
+    // layout at all).
+    let tri_checkers = matches!(variant, "tri-checkers" | "tri-stax" | "tri-queens") && {
+        let teams = options.get("teams");
+        let layout = options.get("layout").unwrap_or("standard");
+        let fits = match (variant, layout) {
+            (_, "standard") => teams != Some("ACE-BDF"),
+            ("tri-queens", "open" | "closed") => teams == Some("AC-BD"),
+            ("tri-queens", "mixed" | "advanced") => teams == Some("ACE-BDF"),
+            ("tri-queens", "corners") => teams == Some("ACE-BDF") || teams.is_none(),
+            (_, "symmetric") => matches!(teams, None | Some("AB-CD-EF" | "AD-BE-CF")),
+            _ => false,
+        };
+        (cut_throat && teams.is_some()) || !fits
+    };
+    checkers || tri_chess || tri_checkers
 }
 
 #[test]
@@ -138,9 +154,12 @@ fn a_hundred_games_each(variant: &str, runs: &[(usize, &[&str])], seed: u64) -> 
     let play = |(seats, options): &(usize, &[&str])| -> String {
         let options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
         let mut out = Vec::new();
+        // Six-player Stax can pass prisoners back and forth for thousands of moves before a
+        // side is worn down.
         let settings = Settings {
             seats: Some(*seats),
             seed,
+            max_actions: 30_000,
             ..Settings::default()
         };
         let result = bot::cli::playout(variant, &options, 100, settings, &mut out);
@@ -199,4 +218,64 @@ fn a_hundred_games_of_tri_chess_each_way() {
         printed.contains("by checkmate"),
         "no game ended by checkmate"
     );
+}
+
+/// Tri-Chek, Tri-Stax and Tri-Queens: 100 random games of every player count, mode and team
+/// pattern (and each layout option), on two threads.
+#[test]
+fn a_hundred_games_of_the_tri_checkers_games_each_way() {
+    let partners = |teams: &'static str| -> Vec<&'static str> { vec!["mode=partners", teams] };
+    let mut checkers: Vec<(usize, Vec<&str>)> = vec![
+        (2, vec![]),
+        (2, vec!["layout=symmetric", "numbers=on"]),
+        (3, vec![]),
+        (4, vec!["mode=cutthroat"]),
+        (4, partners("teams=AC-BD")),
+        (4, partners("teams=AB-CD")),
+        (4, partners("teams=AD-BC")),
+        (5, vec![]),
+        (5, vec!["layout=symmetric"]),
+        (6, vec![]),
+        (
+            6,
+            vec!["mode=partners", "teams=AB-CD-EF", "layout=symmetric"],
+        ),
+        (6, partners("teams=AD-BE-CF")),
+        (6, partners("teams=ABF-CDE")),
+        (6, partners("teams=ABC-DEF")),
+    ];
+    for variant in ["tri-checkers", "tri-stax"] {
+        let runs: Vec<(usize, &[&str])> = checkers.iter().map(|(n, o)| (*n, &o[..])).collect();
+        let printed = a_hundred_games_each(variant, &runs, 5_005);
+        assert!(
+            printed.contains("by capturing every piece")
+                || printed.contains("leaving the opponent no move"),
+            "{variant}: no game was decided on the board"
+        );
+    }
+    checkers.clear();
+    let queens: Vec<(usize, Vec<&str>)> = vec![
+        (2, vec![]),
+        (4, vec!["mode=cutthroat"]),
+        (4, partners("teams=AB-CD")),
+        (4, partners("teams=AC-BD")),
+        (4, partners("teams=AD-BC")),
+        (4, vec!["mode=partners", "teams=AC-BD", "layout=open"]),
+        (
+            4,
+            vec![
+                "mode=partners",
+                "teams=AC-BD",
+                "layout=closed",
+                "numbers=on",
+            ],
+        ),
+        (6, vec![]),
+        (6, partners("teams=AD-BE-CF")),
+        (6, vec!["mode=partners", "teams=ACE-BDF", "layout=mixed"]),
+        (6, vec!["mode=partners", "teams=ACE-BDF", "layout=advanced"]),
+        (6, vec!["mode=partners", "teams=ACE-BDF", "layout=corners"]),
+    ];
+    let runs: Vec<(usize, &[&str])> = queens.iter().map(|(n, o)| (*n, &o[..])).collect();
+    a_hundred_games_each("tri-queens", &runs, 6_006);
 }
