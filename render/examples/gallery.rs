@@ -130,6 +130,7 @@ fn main() {
             side: 5,
             facing: (0..6).collect(),
             cut: Vec::new(),
+            extra: Vec::new(),
         }
         .build();
         let mut v = view(board.clone(), Seat(seat), Vec::new(), &["ann", "ben"]);

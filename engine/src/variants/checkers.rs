@@ -865,10 +865,14 @@ impl Game for CheckersFamily {
             },
             panel: None,
             // Moves are written in square numbers (none in Queens or on 12x12: coordinates).
+            // Square numbers on the 8x8 board; every triangle's number on the tri-board.
             square_names: pos
                 .board()
                 .cells()
-                .filter_map(|c| Some((c, pos.square_number(c)?.to_string())))
+                .filter_map(|c| match pos.board().grid_size() {
+                    Some(_) => Some((c, pos.square_number(c)?.to_string())),
+                    None => Some((c, pos.board().label(c).to_string())),
+                })
                 .collect(),
             table: four.map(Table::lines).unwrap_or_default(),
         }
