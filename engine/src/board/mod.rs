@@ -85,6 +85,16 @@ impl Heading {
         Heading::Back,
         Heading::Left,
     ];
+    /// Every heading but straight forward and back: on a tri-board, the six triangles of a
+    /// triangle's own colour touching it at a corner (a checkers king's steps).
+    pub const ALL_BUT_STRAIGHT: [Heading; 6] = [
+        Heading::ForwardRight,
+        Heading::Right,
+        Heading::BackRight,
+        Heading::BackLeft,
+        Heading::Left,
+        Heading::ForwardLeft,
+    ];
     /// The four diagonals: the bishop's lines.
     pub const DIAGONAL: [Heading; 4] = [
         Heading::ForwardRight,

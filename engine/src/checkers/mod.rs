@@ -347,14 +347,7 @@ fn steps(board: &Board, seat: Seat, kind: Kind) -> Steps {
         // other colour ahead, and kings all six, along the lines perpendicular to the edges
         // (crossing one side and one angle); the frame's bishop lines are those, the first
         // three of them forward.
-        let corners = dirs(&[
-            Heading::ForwardRight,
-            Heading::Right,
-            Heading::BackRight,
-            Heading::BackLeft,
-            Heading::Left,
-            Heading::ForwardLeft,
-        ]);
+        let corners = dirs(&Heading::ALL_BUT_STRAIGHT);
         let across = &frame.lines().bishop;
         return match kind {
             Kind::Checkers | Kind::Stax => Steps {
@@ -967,7 +960,7 @@ impl CheckersPosition {
     }
 
     /// The seats in their order of play.
-    fn sequence(&self) -> ArrayVec<Seat, MAX_SEATS> {
+    pub fn sequence(&self) -> ArrayVec<Seat, MAX_SEATS> {
         if self.rules.order.len() == self.seats.len() {
             self.rules.order.iter().copied().collect()
         } else {

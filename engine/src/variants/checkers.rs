@@ -113,6 +113,14 @@ const NO_PROGRESS_ROUNDS: u32 = 40;
 /// are drawn in.
 const FOUR_NAMES: [&str; 4] = ["White", "Black", "Orange", "Blue"];
 
+/// The Numbers variation's option, for every game of the family.
+pub const NUMBERS_OPTION: OptionSpec = OptionSpec {
+    key: "numbers",
+    help: "on: men numbered 1-12 at random; none jumps a higher number, only kings jump kings",
+    default: Some("off"),
+    values: OptionValues::Choice(&["off", "on"]),
+};
+
 const BOARD_HELP: &str = "flat, cylinder (side edges touch) or universal / torus (all edges touch)";
 
 fn family_options(kind: Kind) -> Vec<OptionSpec> {
@@ -123,13 +131,7 @@ fn family_options(kind: Kind) -> Vec<OptionSpec> {
             default: Some("flat"),
             values: OptionValues::Choice(&["flat", "cylinder", "universal", "torus"]),
         },
-        OptionSpec {
-            key: "numbers",
-            help:
-                "on: men numbered 1-12 at random; none jumps a higher number, only kings jump kings",
-            default: Some("off"),
-            values: OptionValues::Choice(&["off", "on"]),
-        },
+        NUMBERS_OPTION,
         OptionSpec {
             key: "mode",
             help: "with players=4: partners (two against two) or cutthroat (each for himself)",
@@ -301,11 +303,7 @@ impl CheckersState {
         let table = (position.seat_count() > 2).then(|| {
             let n = position.seat_count();
             let teams: Vec<u8> = (0..n).map(|s| position.team(Seat(s as u8))).collect();
-            let order: Vec<u8> = if position.rules().order.len() == n {
-                position.rules().order.iter().map(|s| s.0).collect()
-            } else {
-                (0..n as u8).collect()
-            };
+            let order: Vec<u8> = position.sequence().iter().map(|s| s.0).collect();
             Table::with_order(&names[..n], &teams, &order)
         });
         let mut state = CheckersState {

@@ -1,7 +1,15 @@
 //! Reading `mode` and `teams` for Adams' games of many players: cut-throat, or partners in one
 //! of the patterns a game's rule book names for the number of players.
 
-use crate::game::{GameError, Options};
+use crate::game::{GameError, OptionSpec, OptionValues, Options};
+
+/// The `mode` option of the games for two to six players.
+pub const MODE_OPTION: OptionSpec = OptionSpec {
+    key: "mode",
+    help: "cutthroat (each for himself) or partners (four or six players)",
+    default: Some("cutthroat"),
+    values: OptionValues::Choice(&["cutthroat", "partners"]),
+};
 
 /// The pattern the options ask for, lower case: `cutthroat`, or one of `patterns` (written
 /// like `ab-cd`, the first the default for `mode=partners`). Refuses a mode or pattern that

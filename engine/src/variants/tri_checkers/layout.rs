@@ -5,7 +5,7 @@
 use std::sync::LazyLock;
 
 use crate::board::{corner_numbers, frame_to_board, hexagon_number, Board, BoardSpec, Cell, Shade};
-use crate::variants::tri_chess::layout::army_letter;
+use crate::variants::tri_chess::layout::shared_line;
 
 /// The layouts file.
 const LAYOUTS: &str = include_str!("../../../data/tri-checkers.txt");
@@ -88,20 +88,17 @@ fn parse(text: &str) -> Result<Vec<Layout>, String> {
             continue;
         }
         let layout = out.last_mut().ok_or_else(bad)?;
+        let shared = shared_line(
+            &words,
+            &mut layout.side,
+            &mut layout.cut_corners,
+            &mut layout.order,
+        );
+        if let Some(read) = shared {
+            read.map_err(|_| bad())?;
+            continue;
+        }
         match words[..] {
-            ["side", n] => layout.side = n.parse().map_err(|_| bad())?,
-            ["cut", "corners", ..] => {
-                layout.cut_corners = words[2..]
-                    .iter()
-                    .map(|w| w.parse().map_err(|_| bad()))
-                    .collect::<Result<_, _>>()?
-            }
-            ["order", ..] => {
-                layout.order = words[1..]
-                    .iter()
-                    .map(|w| army_letter(w).ok_or_else(bad))
-                    .collect::<Result<_, _>>()?
-            }
             ["army", edge, shade, ..] => {
                 let shade = match shade {
                     "dark:" => Shade::Dark,

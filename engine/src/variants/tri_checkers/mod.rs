@@ -37,8 +37,8 @@
 use crate::checkers::{CheckersPosition, CheckersRules, Kind, SeatPlan};
 use crate::chess::Seat;
 use crate::game::{Family, GameError, OptionSpec, OptionValues, Options, VariantInfo};
-use crate::variants::checkers::CheckersFamily;
-use crate::variants::patterns::read_pattern;
+use crate::variants::checkers::{CheckersFamily, NUMBERS_OPTION};
+use crate::variants::patterns::{read_pattern, MODE_OPTION};
 
 pub mod layout;
 #[cfg(test)]
@@ -164,7 +164,7 @@ pub fn start(
     let board = layout.board();
     let rules = CheckersRules {
         kind,
-        board: board.clone(),
+        board,
         numbers,
         first: Seat(layout.order[0]),
         seats: layout
@@ -190,12 +190,7 @@ pub fn start(
 
 fn options(kind: Kind) -> Vec<OptionSpec> {
     let mut options = vec![
-        OptionSpec {
-            key: "mode",
-            help: "cutthroat (each for himself) or partners (four or six players)",
-            default: Some("cutthroat"),
-            values: OptionValues::Choice(&["cutthroat", "partners"]),
-        },
+        MODE_OPTION,
         OptionSpec {
             key: "teams",
             help: if kind == Kind::Queens {
@@ -212,13 +207,7 @@ fn options(kind: Kind) -> Vec<OptionSpec> {
                 ]
             }),
         },
-        OptionSpec {
-            key: "numbers",
-            help:
-                "on: men numbered 1-12 at random; none jumps a higher number, only kings jump kings",
-            default: Some("off"),
-            values: OptionValues::Choice(&["off", "on"]),
-        },
+        NUMBERS_OPTION,
         OptionSpec {
             key: "layout",
             help: if kind == Kind::Queens {

@@ -2,7 +2,7 @@ use super::layout::{Games, ALL};
 use super::*;
 use crate::board::{Cell, Shade};
 use crate::checkers::{Checker, Stack};
-use crate::game::{EndReason, Event, Game, Outcome};
+use crate::game::{EndReason, Event, Game};
 use crate::variants::checkers::CheckersAction;
 
 fn kind_of(games: Games) -> [Kind; 2] {
@@ -58,13 +58,7 @@ fn every_layout_seats_twelve_men_each_on_its_colour() {
             }
             let sizes: Vec<usize> = army.rows.iter().map(Vec::len).collect();
             assert!(
-                [
-                    vec![5, 4, 3],
-                    vec![4, 5, 3],
-                    vec![4, 4, 3, 1],
-                    vec![4, 5, 3, 1][..3].to_vec()
-                ]
-                .contains(&sizes),
+                [vec![5, 4, 3], vec![4, 5, 3], vec![4, 4, 3, 1]].contains(&sizes),
                 "{layout:?}"
             );
         }
@@ -236,9 +230,7 @@ fn men_and_kings_move_as_the_book_says() {
         &frame.dirs(&[Heading::ForwardLeft, Heading::ForwardRight]),
     );
     assert_eq!(ahead.len(), 2);
-    let man = lone(Kind::Checkers, 2, &[(1, "45", false)]);
-    man.clone().set_turn(Seat(1));
-    let mut man = man;
+    let mut man = lone(Kind::Checkers, 2, &[(1, "45", false)]);
     man.set_turn(Seat(1));
     assert_eq!(man.legal_moves().len(), 2);
     let mut king = lone(Kind::Checkers, 2, &[(1, "45", true)]);
@@ -260,14 +252,7 @@ fn men_and_kings_move_as_the_book_says() {
     assert_eq!(jumps.len(), 5, "{jumps:?}");
     assert!(q.legal_moves().iter().all(|m| m.is_jump()));
     let f = q.board().frame(0);
-    let mut all = f.dirs(&[
-        Heading::ForwardRight,
-        Heading::Right,
-        Heading::BackRight,
-        Heading::BackLeft,
-        Heading::Left,
-        Heading::ForwardLeft,
-    ]);
+    let mut all = f.dirs(&Heading::ALL_BUT_STRAIGHT);
     all.extend_from_slice(&f.lines().bishop);
     let ring = around(&q, centre, &all);
     assert_eq!(ring.len(), 12);
@@ -329,7 +314,6 @@ fn the_forty_move_option() {
     let outcome = TRI_CHEK.outcome(&state).unwrap();
     assert_eq!(outcome.winners, vec![Seat(0)], "{outcome:?}");
     assert_eq!(outcome.reason, EndReason::FortyMoves);
-    let _ = Outcome::draw(EndReason::FortyMoves);
 }
 
 /// Bad options are refused with the choices that fit.

@@ -80,16 +80,18 @@ fn parse(text: &str) -> Result<Vec<Layout>, String> {
             continue;
         }
         let layout = out.last_mut().ok_or_else(bad)?;
+        let shared = shared_line(
+            &words,
+            &mut layout.side,
+            &mut layout.cut_corners,
+            &mut layout.order,
+        );
+        if let Some(read) = shared {
+            read.map_err(|_| bad())?;
+            continue;
+        }
         match words[..] {
-            ["side", n] => layout.side = n.parse().map_err(|_| bad())?,
-            ["cut", "corners", ..] => layout.cut_corners = numbers(2)?,
             ["cut", "edges", ..] => layout.cut_edges = numbers(2)?,
-            ["order", ..] => {
-                layout.order = words[1..]
-                    .iter()
-                    .map(|w| army_letter(w).ok_or_else(bad))
-                    .collect::<Result<_, _>>()?
-            }
             ["army", edge, first, row0, "|", second, row1] => {
                 let file = |w: &str| w.parse::<i16>().map_err(|_| bad());
                 layout.armies.push(ArmyLayout {
@@ -104,6 +106,32 @@ fn parse(text: &str) -> Result<Vec<Layout>, String> {
         }
     }
     Ok(out)
+}
+
+/// Reads a line the tri-board layout files share (`side N`, `cut corners K ...`, `order A B
+/// ...`) into a layout's fields: `None` when the line is none of them, `Some(Err(()))` when it
+/// is one but does not read.
+pub(crate) fn shared_line(
+    words: &[&str],
+    side: &mut u8,
+    cut_corners: &mut Vec<u8>,
+    order: &mut Vec<u8>,
+) -> Option<Result<(), ()>> {
+    let read = match words {
+        ["side", n] => n.parse().map(|n| *side = n).map_err(|_| ()),
+        ["cut", "corners", corners @ ..] => corners
+            .iter()
+            .map(|w| w.parse().map_err(|_| ()))
+            .collect::<Result<_, _>>()
+            .map(|corners| *cut_corners = corners),
+        ["order", letters @ ..] => letters
+            .iter()
+            .map(|w| army_letter(w).ok_or(()))
+            .collect::<Result<_, _>>()
+            .map(|letters| *order = letters),
+        _ => return None,
+    };
+    Some(read)
 }
 
 /// The army index of a letter A-F.

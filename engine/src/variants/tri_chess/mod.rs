@@ -43,7 +43,7 @@ use crate::game::{
 use crate::table::Table;
 use crate::view::{View, Viewer};
 
-use super::patterns::read_pattern;
+use super::patterns::{read_pattern, MODE_OPTION};
 use super::team_chess::{Mode, TeamChess, Writing};
 
 /// Tri-Chess.
@@ -237,12 +237,7 @@ static INFO: std::sync::LazyLock<VariantInfo> = std::sync::LazyLock::new(|| {
     family: Family::Chess,
     seat_counts: &[2, 3, 4, 5, 6],
     options: vec![
-        OptionSpec {
-            key: "mode",
-            help: "cutthroat (each for himself) or partners (four or six players)",
-            default: Some("cutthroat"),
-            values: OptionValues::Choice(&["cutthroat", "partners"]),
-        },
+        MODE_OPTION,
         OptionSpec {
             key: "teams",
             help: "partners: AB-CD, AC-BD or AD-BC with four; AB-CD-EF or ABC-DEF with six",
