@@ -4,7 +4,7 @@
 //! use engine::registry;
 //! assert_eq!(registry::variant("960").unwrap().info().id, "chess960");
 //! let err = registry::variant("chezz").unwrap_err();
-//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens, tri-checkers, tri-stax, tri-queens"), "{err}");
+//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens, tri-checkers, tri-stax, tri-queens, superchess"), "{err}");
 //! ```
 
 use crate::game::{AnyGame, GameError};
@@ -15,6 +15,7 @@ use crate::variants::{
     crowded_house::CrowdedHouse,
     doubles::Doubles,
     masquerade::Masquerade,
+    superchess::Superchess,
     synchronous::Synchronous,
     tri_checkers::{TRI_CHEK, TRI_QUEENS, TRI_STAX},
     tri_chess::TriChess,
@@ -22,7 +23,7 @@ use crate::variants::{
     zombie::Zombie,
 };
 
-static VARIANTS: [&dyn AnyGame; 15] = [
+static VARIANTS: [&dyn AnyGame; 16] = [
     &Chess,
     &Chess960,
     &Doubles,
@@ -38,6 +39,7 @@ static VARIANTS: [&dyn AnyGame; 15] = [
     &TRI_CHEK,
     &TRI_STAX,
     &TRI_QUEENS,
+    &Superchess,
 ];
 
 /// All variants, in the order `/variants` lists them.

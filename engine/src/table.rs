@@ -193,6 +193,16 @@ impl Table {
             }
         }
     }
+    /// Hands an army to another player without changing whose turns are whose: for games whose
+    /// turns belong to players rather than armies (two-person Superchess, where each player
+    /// moves any army he holds on his turn).
+    pub fn give(&mut self, army: u8, player: Seat) {
+        self.armies[army as usize].controller = player;
+    }
+    /// Moves an army to another team (an army won over by checkmate).
+    pub fn set_team(&mut self, army: u8, team: u8) {
+        self.armies[army as usize].team = team;
+    }
     /// The armies a player moves: those he controls, and any he has a turn for.
     pub fn armies_of(&self, player: Seat) -> Vec<u8> {
         (0..self.armies.len() as u8)

@@ -140,6 +140,36 @@ impl Seat {
     }
 }
 
+/// Which way a pawn goes, where pawns go more than one way (Superchess).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Course {
+    /// Its army's forward.
+    Forward,
+    /// To the right of its army's forward.
+    Side,
+    /// Either, until its first move decides (Superchess's point pawns).
+    Either,
+}
+
+impl Course {
+    #[inline]
+    const fn bits(self) -> u8 {
+        (self as u8) << COURSE_SHIFT
+    }
+    #[inline]
+    fn of(v: u8) -> Course {
+        match v >> COURSE_SHIFT {
+            0 => Course::Forward,
+            1 => Course::Side,
+            _ => Course::Either,
+        }
+    }
+}
+
+/// A cell's byte: the role in bits 0-2, the seat in bits 3-5, a pawn's [`Course`] in 6-7.
+const COURSE_SHIFT: u8 = 6;
+const PIECE_BITS: u8 = (1 << COURSE_SHIFT) - 1;
+
 /// A piece: a role belonging to a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Piece {
@@ -156,7 +186,7 @@ impl Piece {
     #[inline]
     fn unpack(v: u8) -> Option<Piece> {
         (v != 0).then(|| Piece {
-            seat: Seat(v >> 3),
+            seat: Seat((v & PIECE_BITS) >> 3),
             role: Role::from_u8(v & 7),
         })
     }
@@ -178,7 +208,7 @@ const fn pack(seat: u8, role: Role) -> u8 {
 }
 #[inline]
 fn seat_of(v: u8) -> usize {
-    (v >> 3) as usize
+    ((v & PIECE_BITS) >> 3) as usize
 }
 #[inline]
 fn role_of(v: u8) -> Role {
@@ -197,6 +227,8 @@ pub enum MoveKind {
     EnPassant,
     /// A pawn reaching its last row and becoming another piece.
     Promotion(Role),
+    /// A pawn promoting to a piece of a partner's army (Superchess).
+    PromotionFor(Role, Seat),
     /// Castling: `from` is the king and `to` the rook it castles with (so 960 castles are
     /// never ambiguous).
     Castle,
@@ -214,8 +246,15 @@ impl Move {
     /// The promotion role, if this is a promotion.
     pub fn promotion(self) -> Option<Role> {
         match self.kind {
-            MoveKind::Promotion(r) => Some(r),
+            MoveKind::Promotion(r) | MoveKind::PromotionFor(r, _) => Some(r),
             _ => None,
+        }
+    }
+    /// The army a promoted piece joins, for a move by `mover`'s pawn.
+    pub fn promoted_army(self, mover: Seat) -> Seat {
+        match self.kind {
+            MoveKind::PromotionFor(_, army) => army,
+            _ => mover,
         }
     }
     /// Whether this is castling.
@@ -492,7 +531,7 @@ impl Position {
             .find(|e| {
                 e.waiting & (1 << us) != 0
                     && e.passed(to)
-                    && self.squares[e.pawn.index()] == pack(e.army, Role::Pawn)
+                    && self.squares[e.pawn.index()] & PIECE_BITS == pack(e.army, Role::Pawn)
             })
             .map(|e| e.pawn)
     }
@@ -503,9 +542,14 @@ impl Position {
     fn en_passant_victim(&self, m: Move, us: usize) -> Option<Cell> {
         match m.kind {
             MoveKind::EnPassant => self.ep_victim(m.to, us),
-            MoveKind::Promotion(_) if !self.ep.is_empty() && self.squares[m.to.index()] == 0 => {
+            MoveKind::Promotion(_) | MoveKind::PromotionFor(..)
+                if !self.ep.is_empty() && self.squares[m.to.index()] == 0 =>
+            {
                 let army = &self.rules.armies[us];
-                if army.board.step(m.from, army.forward) == Some(m.to) {
+                let straight = self
+                    .courses(army, self.squares[m.from.index()])
+                    .any(|way| army.board.step(m.from, way.forward) == Some(m.to));
+                if straight {
                     None
                 } else {
                     self.ep_victim(m.to, us)
@@ -585,7 +629,7 @@ impl Position {
         }
         for &e in &self.rules.enemies[us] {
             let pawn = pack(e as u8, Role::Pawn);
-            for &d in &self.rules.armies[e].pawn_attack_from {
+            for &d in &self.rules.armies[e].pawn.attack_from {
                 if board.step(target, d).is_some_and(|t| occ.get(t) == pawn) {
                     return true;
                 }
@@ -648,11 +692,16 @@ impl Position {
                 return true;
             }
         }
-        for &d in &army.pawn_attack_from {
+        for &d in &army.pawn.attack_from {
             if let Some(t) = board.step(target, d) {
                 if occ.get(t) == pawn {
                     return true;
                 }
+            }
+        }
+        if let Some(side) = &army.side {
+            if self.side_pawn_attacks(occ, board, army, side, target, e) {
+                return true;
             }
         }
         for &d in &army.king_only_from[..G::KING_ONLY] {
@@ -684,6 +733,58 @@ impl Position {
             }
         }
         false
+    }
+
+    /// Whether a Superchess pawn of army `e` on its side course, or a point pawn yet to choose,
+    /// attacks `target` (forward pawns were looked for already).
+    #[cold]
+    fn side_pawn_attacks<O: Occupancy>(
+        &self,
+        occ: &O,
+        board: &Board,
+        army: &rules::Army,
+        side: &rules::PawnWay,
+        target: Cell,
+        e: u8,
+    ) -> bool {
+        let pawn = pack(e, Role::Pawn);
+        let (on_side, either) = (pawn | Course::Side.bits(), pawn | Course::Either.bits());
+        let attacks = |from: &[Dir; 2], wanted: u8| {
+            from.iter()
+                .any(|&d| board.step(target, d).is_some_and(|t| occ.get(t) == wanted))
+        };
+        attacks(&side.attack_from, on_side)
+            || attacks(&side.attack_from, either)
+            || attacks(&army.pawn.attack_from, either)
+    }
+
+    /// The courses a pawn (the cell byte `v`) may move on: its own, or both for a pawn yet to
+    /// choose.
+    #[inline]
+    fn courses<'a>(
+        &self,
+        army: &'a rules::Army,
+        v: u8,
+    ) -> impl Iterator<Item = &'a rules::PawnWay> + 'a {
+        let course = Course::of(v);
+        let forward = (course != Course::Side).then_some(&army.pawn);
+        let side = army.side.as_ref().filter(|_| course != Course::Forward);
+        forward.into_iter().chain(side)
+    }
+
+    /// The course of the pawn on `cell`, if a pawn stands there.
+    pub fn pawn_course(&self, cell: Cell) -> Option<Course> {
+        let v = self.squares[cell.index()];
+        (v != 0 && role_of(v) == Role::Pawn).then(|| Course::of(v))
+    }
+
+    /// Sets the course of the pawn on `cell` (a stored position read back; a setup whose pawns
+    /// stand off their starting cells). Does nothing where no pawn stands.
+    pub fn set_pawn_course(&mut self, cell: Cell, course: Course) {
+        let v = self.squares[cell.index()];
+        if v != 0 && role_of(v) == Role::Pawn {
+            self.squares[cell.index()] = (v & PIECE_BITS) | course.bits();
+        }
     }
 
     /// Whether a piece of `army` attacks `cell`, whoever stands there.
@@ -804,7 +905,16 @@ impl Position {
             let start = out.len();
             let role = role_of(self.squares[from.index()]);
             match role {
-                Role::Pawn => self.pawn_moves(board, army, from, us, out),
+                Role::Pawn => {
+                    let v = self.squares[from.index()];
+                    if army.side.is_none() {
+                        self.pawn_moves(board, &army.pawn, from, us, out);
+                    } else {
+                        for way in self.courses(army, v) {
+                            self.pawn_moves(board, way, from, us, out);
+                        }
+                    }
+                }
                 Role::Knight => {
                     for &to in board.leaps(from, army.knight) {
                         self.push_step(from, to, us, out);
@@ -849,7 +959,11 @@ impl Position {
                 for i in start..out.len() {
                     let m = out[i];
                     let en_passant = m.kind == MoveKind::EnPassant
-                        || (!self.ep.is_empty() && matches!(m.kind, MoveKind::Promotion(_)));
+                        || (!self.ep.is_empty()
+                            && matches!(
+                                m.kind,
+                                MoveKind::Promotion(_) | MoveKind::PromotionFor(..)
+                            ));
                     if !(test_all || en_passant) || self.is_safe(m, us) {
                         out[keep] = m;
                         keep += 1;
@@ -910,19 +1024,25 @@ impl Position {
     fn pawn_moves(
         &self,
         board: &Board,
-        army: &rules::Army,
+        army: &rules::PawnWay,
         from: Cell,
         us: usize,
         out: &mut MoveList,
     ) {
         let push = |to: Cell, kind: MoveKind, out: &mut MoveList| {
-            if army.promotion.contains(to) {
+            if army.promotes(
+                to,
+                kind == MoveKind::EnPassant || self.squares[to.index()] != 0,
+            ) {
                 for &role in &self.rules.promotion_roles {
                     out.push(Move {
                         from,
                         to,
                         kind: MoveKind::Promotion(role),
                     });
+                }
+                if self.rules.promote_to_partners() {
+                    self.partner_promotions(from, to, us, out);
                 }
             } else {
                 out.push(Move { from, to, kind });
@@ -947,7 +1067,7 @@ impl Position {
                 }
             }
         }
-        for &d in &army.pawn_captures {
+        for &d in &army.captures {
             if let Some(to) = board.step(from, d) {
                 let v = self.squares[to.index()];
                 if self.is_enemy(v, us) {
@@ -963,11 +1083,29 @@ impl Position {
         }
     }
 
+    /// Promotions of the pawn on `from` to the pieces of `us`'s partners.
+    #[cold]
+    fn partner_promotions(&self, from: Cell, to: Cell, us: usize, out: &mut MoveList) {
+        for partner in 0..self.rules.seats {
+            if partner as usize != us && self.rules.teams[partner as usize] == self.rules.teams[us]
+            {
+                for &role in &self.rules.promotion_roles {
+                    out.push(Move {
+                        from,
+                        to,
+                        kind: MoveKind::PromotionFor(role, Seat(partner)),
+                    });
+                }
+            }
+        }
+    }
+
     /// Whether the mover's king is safe after `m` (a non-castling move).
     fn is_safe(&self, m: Move, us: usize) -> bool {
         let moving = self.squares[m.from.index()];
         let placed = match m.kind {
             MoveKind::Promotion(r) => pack(us as u8, r),
+            MoveKind::PromotionFor(r, army) => pack(army.0, r),
             _ => moving,
         };
         let extra = self.en_passant_victim(m, us).map_or(NO_CELL, |c| c.0);
@@ -1003,6 +1141,11 @@ impl Position {
     /// read along the king's army's home row.
     fn castle_targets(&self, king: Cell, side: CastleSide) -> Option<(Cell, Cell)> {
         let us = seat_of(self.squares[king.index()]);
+        if self.rules.spec().castling == CastlingRule::Swap {
+            // The two change places.
+            let rook = (*self.castling.get(us)?)[side as usize]?;
+            return Some((rook, king));
+        }
         let army = self.rules.armies.get(us)?;
         let line = &army.home_line;
         let k = army.line_at(king)?;
@@ -1012,13 +1155,21 @@ impl Position {
             (CastlingRule::FixedFiles, CastleSide::Low) => (2, 3),
             (CastlingRule::KingTwoSquares, CastleSide::High) => (k + 2, k + 1),
             (CastlingRule::KingTwoSquares, CastleSide::Low) => (k.checked_sub(2)?, k - 1),
+            (CastlingRule::Swap, _) => unreachable!("swaps are answered above"),
         };
         Some((*line.get(king_at)?, *line.get(rook_at)?))
     }
 
     /// Which side a castling move goes to: toward the higher or lower end of the home row.
     pub(crate) fn castle_side_of(&self, m: Move) -> CastleSide {
-        let army = &self.rules.armies[seat_of(self.squares[m.from.index()])];
+        let us = seat_of(self.squares[m.from.index()]);
+        if self.rules.spec().castling == CastlingRule::Swap {
+            return match self.castling[us] {
+                [Some(high), _] if high == m.to => CastleSide::High,
+                _ => CastleSide::Low,
+            };
+        }
+        let army = &self.rules.armies[us];
         if army.line_at(m.to) > army.line_at(m.from) {
             CastleSide::High
         } else {
@@ -1038,7 +1189,7 @@ impl Position {
             };
         }
         let high_is_short = match self.rules.spec().castling {
-            CastlingRule::FixedFiles => true,
+            CastlingRule::FixedFiles | CastlingRule::Swap => true,
             CastlingRule::KingTwoSquares => {
                 // The king's own side: the half of the home row it stands in (fixed for the
                 // game, whichever rights are left).
@@ -1067,6 +1218,18 @@ impl Position {
         let Some((king_to, rook_to)) = self.castle_targets(king, side) else {
             return false;
         };
+        if self.rules.spec().castling == CastlingRule::Swap {
+            // Nothing between them matters, nor any square but the king's last.
+            let patch = Patch {
+                squares: &self.squares,
+                vacated: [NO_CELL, NO_CELL],
+                filled: [
+                    (king_to.0, self.squares[king.index()]),
+                    (rook_to.0, self.squares[rook.index()]),
+                ],
+            };
+            return !legal || !self.attacked(&patch, king_to, us);
+        }
         let army = &self.rules.armies[us];
         let line = &army.home_line;
         let at = |c: Cell| army.line_at(c);
@@ -1155,6 +1318,18 @@ impl Position {
             self.take(m.from);
             let placed = match m.kind {
                 MoveKind::Promotion(r) => pack(us as u8, r),
+                MoveKind::PromotionFor(r, army) => pack(army.0, r),
+                // A pawn yet to choose its course keeps the one its first move took.
+                _ if role == Role::Pawn && Course::of(moving) == Course::Either => {
+                    let army = &self.rules.armies[us];
+                    let forward = self.pawn_moved_forward(army, m);
+                    let course = if forward {
+                        Course::Forward
+                    } else {
+                        Course::Side
+                    };
+                    (moving & PIECE_BITS) | course.bits()
+                }
                 _ => moving,
             };
             self.put(m.to, placed);
@@ -1185,7 +1360,7 @@ impl Position {
             if self.ep.len() > usize::from(m.kind == MoveKind::DoubleStep) {
                 let squares = &self.squares;
                 self.ep
-                    .retain(|e| squares[e.pawn.index()] == pack(e.army, Role::Pawn));
+                    .retain(|e| squares[e.pawn.index()] & PIECE_BITS == pack(e.army, Role::Pawn));
             }
         }
         self.turn = (self.turn + 1) % self.rules.seats;
@@ -1194,11 +1369,33 @@ impl Position {
         }
     }
 
+    /// Whether a pawn's move `m` (by a pawn yet to choose its course) goes on its army's forward
+    /// course rather than the side one: a step straight ahead, or a capture toward the front.
+    fn pawn_moved_forward(&self, army: &rules::Army, m: Move) -> bool {
+        let board = &*army.board;
+        let way = &army.pawn;
+        let mut straight = board.step(m.from, way.forward);
+        for _ in 0..3 {
+            match straight {
+                Some(c) if c == m.to => return true,
+                Some(c) => straight = board.step(c, way.forward),
+                None => break,
+            }
+        }
+        way.captures
+            .iter()
+            .any(|&d| board.step(m.from, d) == Some(m.to))
+    }
+
     /// Notes a pawn's long step, so each enemy may take it en passant on its next turn.
     fn record_long_step(&mut self, m: Move, us: usize) {
         let army = &self.rules.armies[us];
-        let first = army.board.step(m.from, army.forward).unwrap_or(m.to);
-        let second = match army.board.step(first, army.forward) {
+        let forward = match Course::of(self.squares[m.to.index()]) {
+            Course::Side => army.side.as_ref().map_or(army.pawn.forward, |s| s.forward),
+            _ => army.pawn.forward,
+        };
+        let first = army.board.step(m.from, forward).unwrap_or(m.to);
+        let second = match army.board.step(first, forward) {
             Some(c) if c != m.to => c,
             _ => first,
         };
@@ -1265,7 +1462,7 @@ impl Position {
         };
         match role {
             Role::Pawn => {
-                for &d in &army.pawn_captures {
+                for &d in &army.pawn.captures {
                     if let Some(to) = board.step(from, d) {
                         take(to, &mut out);
                     }
@@ -1370,11 +1567,11 @@ impl Position {
                 let rook = self.piece_at(m.to).expect("castling needs its rook");
                 vec![(m.from, king_to, piece), (m.to, rook_to, rook)]
             }
-            MoveKind::Promotion(role) => vec![(
+            MoveKind::Promotion(role) | MoveKind::PromotionFor(role, _) => vec![(
                 m.from,
                 m.to,
                 Piece {
-                    seat: piece.seat,
+                    seat: m.promoted_army(piece.seat),
                     role,
                 },
             )],

@@ -43,6 +43,13 @@ pub struct RulesSpec {
     /// four-player Tri-Chess). Empty: that rule alone.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub short_castle: Vec<super::CastleSide>,
+    /// Whether a pawn may also promote to a piece of a partner's army (Superchess).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub promote_to_partners: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -58,6 +65,12 @@ pub enum PawnRule {
     /// Adams' Doubles Chess: one, two or three squares on its first move, then one or two until
     /// it crosses the centre of the board, then one at a time.
     Doubles,
+    /// Jacobson's Superchess, on its 14x14 board with an army in each 5x5 corner: each pawn
+    /// keeps one course, forward or to the right of its army's frame (toward the enemy ahead or
+    /// the one beside), and the point pawn on the corner of both chooses with its first move.
+    /// A pawn steps one, or two from where it started; it promotes at the end of its line, or
+    /// on a capture into the frontier beyond the enemy it faces.
+    Superchess,
 }
 
 /// Where the king and rook land when castling.
@@ -70,6 +83,9 @@ pub enum CastlingRule {
     /// The king two squares toward the rook, the rook on the square the king crossed (how
     /// castling reads on a wider board where the armies stand in the middle of their edge).
     KingTwoSquares,
+    /// King and rook change places, whatever stands between (Superchess, where they start a
+    /// knight's move apart). `O-O` is the rook on the king's right as its army faces.
+    Swap,
 }
 
 impl RulesSpec {
@@ -89,6 +105,7 @@ impl RulesSpec {
             army_wrap: Vec::new(),
             dead: 0,
             short_castle: Vec::new(),
+            promote_to_partners: false,
         }
     }
 
@@ -148,15 +165,52 @@ pub(crate) struct InUse<'a> {
     pub king: &'a [Dir],
 }
 
+/// One course an army's pawns move on, in board directions.
+#[derive(Debug)]
+pub(crate) struct PawnWay {
+    pub forward: Dir,
+    pub captures: [Dir; 2],
+    /// Directions from a target cell back toward a pawn on this course that attacks it.
+    pub attack_from: [Dir; 2],
+    /// Cells where these pawns promote.
+    pub promotion: CellSet,
+    /// Cells where these pawns promote when they capture onto them (Superchess's frontiers).
+    pub capture_promotion: CellSet,
+    /// Cells from which these pawns may step two squares.
+    pub double_step: CellSet,
+    /// Cells from which these pawns may step three squares.
+    pub triple_step: CellSet,
+}
+
+impl PawnWay {
+    fn new(board: &Board, forward: Dir, captures: [Dir; 2]) -> PawnWay {
+        PawnWay {
+            forward,
+            captures,
+            attack_from: captures.map(|d| board.opposite(d)),
+            promotion: CellSet::EMPTY,
+            capture_promotion: CellSet::EMPTY,
+            double_step: CellSet::EMPTY,
+            triple_step: CellSet::EMPTY,
+        }
+    }
+
+    /// Whether a pawn on this course promotes arriving on `to`.
+    #[inline]
+    pub fn promotes(&self, to: Cell, capture: bool) -> bool {
+        self.promotion.contains(to) || (capture && self.capture_promotion.contains(to))
+    }
+}
+
 /// How one seat's pieces move, in board directions, precomputed from its frame.
 #[derive(Debug)]
 pub(crate) struct Army {
     /// The board as this army moves on it (the shared board unless the army wraps its own way).
     pub board: Arc<Board>,
-    pub forward: Dir,
-    pub pawn_captures: [Dir; 2],
-    /// Directions from a target cell back toward a pawn of this army that attacks it.
-    pub pawn_attack_from: [Dir; 2],
+    /// How the army's pawns move: those on its forward course (every pawn but in Superchess)...
+    pub pawn: PawnWay,
+    /// ...and, in Superchess, those on the course to its right.
+    pub side: Option<PawnWay>,
     /// The lines and steps of the pieces, the first [`Geometry::LINES`] (and so on) in use:
     /// 4, 4 and 8 on squares and Trimens, 6, 6 and 12 on Adams' tri-boards.
     pub rook: [Dir; 6],
@@ -169,12 +223,6 @@ pub(crate) struct Army {
     /// no slider's first step (the tri-board's six corner steps).
     pub king_only_from: [Dir; 6],
     pub knight: Leap,
-    /// Cells where this army's pawns promote.
-    pub promotion: CellSet,
-    /// Cells from which this army's pawns may step two squares.
-    pub double_step: CellSet,
-    /// Cells from which this army's pawns may step three squares.
-    pub triple_step: CellSet,
     /// The army's home row in order along its line (toward higher files, or higher ranks for
     /// an army at a side edge), for castling.
     pub home_line: Vec<Cell>,
@@ -323,7 +371,7 @@ impl Rules {
     }
     /// Cells where a seat's pawns promote.
     pub fn promotion_zone(&self, seat: usize) -> CellSet {
-        self.armies[seat].promotion
+        self.armies[seat].pawn.promotion
     }
     /// A seat's own back row.
     pub fn home_row(&self, seat: usize) -> CellSet {
@@ -340,7 +388,11 @@ impl Rules {
     }
     /// A seat's direction forward.
     pub fn forward(&self, seat: usize) -> Dir {
-        self.armies[seat].forward
+        self.armies[seat].pawn.forward
+    }
+    /// Whether pawns may promote to partners' pieces.
+    pub fn promote_to_partners(&self) -> bool {
+        self.spec.promote_to_partners
     }
 }
 
@@ -408,6 +460,12 @@ fn army(shared: &Board, moves_on: Arc<Board>, seat: usize, pawns: PawnRule) -> A
                 .collect();
             (promotion, home_row, double_step, CellSet::EMPTY)
         }
+        PawnRule::Superchess => (
+            CellSet::EMPTY,
+            CellSet::EMPTY,
+            CellSet::EMPTY,
+            CellSet::EMPTY,
+        ),
         PawnRule::Doubles => {
             // Rows counted from the army's own edge: the far row promotes (a pawn stopped by a
             // cut corner short of it does not); from the second row a pawn may go three; until
@@ -433,11 +491,19 @@ fn army(shared: &Board, moves_on: Arc<Board>, seat: usize, pawns: PawnRule) -> A
     for (i, c) in home_line.iter().enumerate() {
         line_index[c.index()] = i as u8;
     }
+    let mut pawn = PawnWay::new(board, forward, pawn_captures);
+    pawn.promotion = promotion;
+    pawn.double_step = double_step;
+    pawn.triple_step = triple_step;
+    let side = (pawns == PawnRule::Superchess).then(|| {
+        let [forward, side] = superchess_ways(board, seat);
+        pawn = forward;
+        side
+    });
     Army {
         board: moves_on,
-        forward,
-        pawn_captures,
-        pawn_attack_from: pawn_captures.map(|d| board.opposite(d)),
+        pawn,
+        side,
         rook,
         bishop,
         king,
@@ -445,14 +511,67 @@ fn army(shared: &Board, moves_on: Arc<Board>, seat: usize, pawns: PawnRule) -> A
         bishop_from: bishop.map(|d| board.opposite(d)),
         king_only_from,
         knight: frame.knight(),
-        promotion,
-        double_step,
-        triple_step,
         home_line,
         line_index,
         home_row,
         slide_roles,
     }
+}
+
+/// Superchess's two pawn courses for an army: forward and to the right of its frame, its
+/// quadrant the 5x5 corner behind and left of it.
+fn superchess_ways(board: &Board, seat: usize) -> [PawnWay; 2] {
+    let frame = board.frame(seat);
+    let q = frame.quarter_turns();
+    let (files, ranks) = board.grid_size().unwrap_or((14, 14));
+    let (w, h) = (files as i16 - 1, ranks as i16 - 1);
+    // How far a cell is along a heading turned `q` quarter turns clockwise from up, counted
+    // from the edge behind.
+    let along = |q: u8, c: Cell| {
+        let (f, r) = board.coord(c);
+        match q % 4 {
+            0 => r,
+            1 => f,
+            2 => h - r,
+            _ => w - f,
+        }
+    };
+    let ahead = |c: Cell| along(q, c);
+    let right = |c: Cell| along(q + 1, c);
+    let home = |c: Cell| ahead(c) < 5 && right(c) < 5;
+    let course = |forward: Heading, captures: [Heading; 2], depth: &dyn Fn(Cell) -> i16| {
+        let dir = frame.dir(forward);
+        let mut way = PawnWay::new(board, dir, captures.map(|h| frame.dir(h)));
+        for c in board.cells() {
+            if board.step(c, dir).is_none() {
+                way.promotion.insert(c);
+            }
+            if home(c) && depth(c) == 4 {
+                way.double_step.insert(c);
+            }
+        }
+        way
+    };
+    let mut forward = course(
+        Heading::Forward,
+        [Heading::ForwardLeft, Heading::ForwardRight],
+        &ahead,
+    );
+    let mut side = course(
+        Heading::Right,
+        [Heading::ForwardRight, Heading::BackRight],
+        &right,
+    );
+    // The frontier beyond the enemy each course faces.
+    for c in board.cells() {
+        if ahead(c) >= 9 && right(c) >= 5 {
+            forward.capture_promotion.insert(c);
+        }
+        if right(c) >= 9 && ahead(c) >= 5 {
+            side.capture_promotion.insert(c);
+        }
+    }
+    [forward, side]
 }
 
 /// Where an army's pawns promote on a board given cell by cell: the cells with none ahead, in

@@ -131,6 +131,19 @@ impl Position {
                 } else {
                     s.push(file_char(from_file as u8));
                 }
+            } else {
+                // Pawns going different ways (Superchess) can step onto one square: then the
+                // starting square is written too.
+                let rival = allowed.iter().any(|o| {
+                    o.to == m.to
+                        && o.from != m.from
+                        && self.piece_at(o.from).map(|p| p.role) == Some(Role::Pawn)
+                        && !self.is_capture(*o)
+                });
+                if rival {
+                    s.push_str(board.label(m.from));
+                    s.push('-');
+                }
             }
         } else {
             s.push(piece.role.upper_char());
@@ -438,8 +451,11 @@ impl Position {
         }
         if p.promotion.is_some()
             && !candidates.iter().any(|&c| {
-                self.rules.armies[us.index()].promotion.contains(to)
-                    && self.piece_at(c).map(|q| q.role) == Some(Role::Pawn)
+                let army = &self.rules.armies[us.index()];
+                let promotes = army.pawn.promotion.contains(to)
+                    || army.side.as_ref().is_some_and(|w| w.promotes(to, true))
+                    || army.pawn.capture_promotion.contains(to);
+                promotes && self.piece_at(c).map(|q| q.role) == Some(Role::Pawn)
             })
         {
             return format!(
@@ -486,7 +502,10 @@ impl Position {
                 .chain(army.bishop.iter())
                 .copied()
                 .collect(),
-            Role::Pawn => vec![army.forward],
+            Role::Pawn => self
+                .courses(army, self.squares[from.index()])
+                .map(|w| w.forward)
+                .collect(),
             _ => return None,
         };
         let board = self.board();
@@ -565,15 +584,17 @@ fn read_patterns(s: &str) -> Option<Vec<Pattern>> {
     }
     let mut out = Vec::new();
     // A leading letter may be a piece or a file: an upper-case piece letter is a piece; a
-    // lower-case 'b' or 'k' (a file on a wide board), or any letter followed by a rank ("k2"),
-    // is a file first.
+    // lower-case 'b', 'k' or 'n' (files on wide boards: Superchess has a-n), or any letter
+    // followed by a rank ("k2"), is a file first (a reading that fits no legal move gives way
+    // to the next).
     let mut readings: Vec<(Option<Role>, &[char])> = Vec::new();
     match prefix.first() {
         Some(&c) if Role::from_char(c).is_some() => {
             let piece = (Role::from_char(c), &prefix[1..]);
             let file = (None, &prefix[..]);
             let file_first = c.is_ascii_lowercase()
-                && (c == 'b' || c == 'k' || prefix.get(1).is_some_and(char::is_ascii_digit));
+                && (matches!(c, 'b' | 'k' | 'n')
+                    || prefix.get(1).is_some_and(char::is_ascii_digit));
             if file_first {
                 readings.extend([file, piece]);
             } else {

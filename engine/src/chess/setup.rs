@@ -193,12 +193,25 @@ impl Position {
             }
             if piece.role == Role::Pawn
                 && kings == KingRule::OnePerSeat
-                && (rules.armies[s].promotion.contains(cell)
+                && (rules.armies[s].pawn.promotion.contains(cell)
                     || rules.armies[s].home_row.contains(cell))
             {
                 problems.push(PositionProblem::PawnOnBackRow(cell));
             }
             pos.put(cell, piece.pack());
+            if let (Role::Pawn, Some(side)) = (piece.role, &rules.armies[s].side) {
+                // Superchess: a pawn takes the course of the line it starts on; the point pawn,
+                // on both, has yet to choose.
+                let course = match (
+                    rules.armies[s].pawn.double_step.contains(cell),
+                    side.double_step.contains(cell),
+                ) {
+                    (true, true) => super::Course::Either,
+                    (false, true) => super::Course::Side,
+                    _ => super::Course::Forward,
+                };
+                pos.set_pawn_course(cell, course);
+            }
         }
         for (s, &count) in king_count.iter().enumerate().take(seats) {
             match count {
@@ -264,6 +277,9 @@ impl Position {
         }
         let seat = piece.seat.index();
         let king = self.king(piece.seat)?;
+        if self.rules.spec().castling == super::CastlingRule::Swap {
+            return Some((seat, self.swap_side(seat, king, rook)?));
+        }
         let line = &self.rules.armies[seat].home_line;
         let at = |c: Cell| line.iter().position(|&x| x == c);
         let side = match (at(king)?, at(rook)?) {
@@ -275,11 +291,35 @@ impl Position {
         Some((seat, side))
     }
 
+    /// Which side a rook that castles by changing places with the king stands on: the king's
+    /// right as its army faces is the high side (`O-O`).
+    fn swap_side(&self, seat: usize, king: Cell, rook: Cell) -> Option<CastleSide> {
+        let board = self.board();
+        let ((kf, kr), (rf, rr)) = (board.coord(king), board.coord(rook));
+        let (df, dr) = (rf - kf, rr - kr);
+        // The army's forward and right as vectors, turned clockwise from up the board.
+        let turn = |q: u8| match q % 4 {
+            0 => (0, 1),
+            1 => (1, 0),
+            2 => (0, -1),
+            _ => (-1, 0),
+        };
+        let q = board.frame(seat).quarter_turns();
+        let (forward, right) = (turn(q), turn(q + 1));
+        let ahead = df * forward.0 + dr * forward.1;
+        let across = df * right.0 + dr * right.1;
+        match across.cmp(&ahead) {
+            std::cmp::Ordering::Greater => Some(CastleSide::High),
+            std::cmp::Ordering::Less => Some(CastleSide::Low),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+
     fn ep_from_target(&self, target: Cell) -> Option<EnPassant> {
         let seats = self.rules.seats();
         let mover = (self.turn as usize + seats - 1) % seats;
         let board = self.board();
-        let forward = self.rules.armies[mover].forward;
+        let forward = self.rules.armies[mover].pawn.forward;
         let pawn = board.step(target, forward)?;
         let origin = board.step(target, board.opposite(forward))?;
         let is_their_pawn = self.piece_at(pawn)
@@ -291,7 +331,7 @@ impl Position {
         // there rises as the pawn leaves it, and the pawn may still be taken en passant.
         let ok = is_their_pawn
             && self.piece_at(target).is_none()
-            && self.rules.armies[mover].double_step.contains(origin);
+            && self.rules.armies[mover].pawn.double_step.contains(origin);
         ok.then_some(EnPassant {
             pawn,
             skipped: [target, target],

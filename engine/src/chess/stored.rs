@@ -16,14 +16,15 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::setup::{KingRule, Setup};
-use super::{EnPassant, Piece, Position, Role, RulesSpec, Seat};
+use super::{Course, EnPassant, Piece, Position, Role, RulesSpec, Seat};
 use crate::board::Cell;
 
 /// The stored form: readable, and enough to rebuild the position exactly.
 #[derive(Serialize, Deserialize)]
 struct StoredPosition {
     rules: RulesSpec,
-    /// One line per army: its pieces as role letter and square (`Kf1 Qg1 Pc2`).
+    /// One line per army: its pieces as role letter and square (`Kf1 Qg1 Pc2`); a Superchess
+    /// pawn on its side course is `P>e11`, a point pawn yet to choose `P^e10`.
     armies: Vec<String>,
     /// The rooks that keep a castling right.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -55,6 +56,11 @@ impl Serialize for Position {
                 line.push(' ');
             }
             line.push(piece.role.upper_char());
+            match self.pawn_course(cell) {
+                Some(Course::Side) => line.push('>'),
+                Some(Course::Either) => line.push('^'),
+                _ => {}
+            }
             line.push_str(board.label(cell));
         }
         StoredPosition {
@@ -104,6 +110,7 @@ impl<'de> Deserialize<'de> for Position {
                 .ok_or_else(|| D::Error::custom(format!("no square {label} on this board")))
         };
         let mut cells = vec![None; board.len()];
+        let mut courses = Vec::new();
         for (army, line) in stored.armies.iter().enumerate() {
             for word in line.split_whitespace() {
                 let mut chars = word.chars();
@@ -111,7 +118,16 @@ impl<'de> Deserialize<'de> for Position {
                     .next()
                     .and_then(Role::from_char)
                     .ok_or_else(|| D::Error::custom(format!("'{word}' is not a piece")))?;
-                cells[cell(chars.as_str())?.index()] = Some(Piece {
+                let rest = chars.as_str();
+                let (course, label) = match rest.chars().next() {
+                    Some('>') => (Course::Side, &rest[1..]),
+                    Some('^') => (Course::Either, &rest[1..]),
+                    _ => (Course::Forward, rest),
+                };
+                if role == Role::Pawn {
+                    courses.push((cell(label)?, course));
+                }
+                cells[cell(label)?.index()] = Some(Piece {
                     seat: Seat(army as u8),
                     role,
                 });
@@ -131,6 +147,9 @@ impl<'de> Deserialize<'de> for Position {
         };
         let mut pos = Position::from_setup_with(setup, rules.clone(), KingRule::Stored)
             .map_err(|e| D::Error::custom(e.to_string()))?;
+        for (cell, course) in courses {
+            pos.set_pawn_course(cell, course);
+        }
         for e in &stored.en_passant {
             let pawn = cell(&e.pawn)?;
             if pos.piece_at(pawn)

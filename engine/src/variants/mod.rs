@@ -8,6 +8,7 @@ pub mod crowded_house;
 pub mod doubles;
 pub mod masquerade;
 pub mod patterns;
+pub mod superchess;
 pub mod synchronous;
 pub mod team_chess;
 pub mod tri_checkers;
