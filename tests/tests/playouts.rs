@@ -43,7 +43,11 @@ fn refused_everywhere(variant: &str, options: &engine::game::Options) -> bool {
         };
         (cut_throat && teams.is_some()) || !fits
     };
-    checkers || tri_chess || tri_checkers
+    // Superchess: against=north chooses the second army of armies=2, a two-person game.
+    let superchess = variant == "superchess"
+        && options.get("against") == Some("north")
+        && options.get("armies") != Some("2");
+    checkers || tri_chess || tri_checkers || superchess
 }
 
 #[test]
@@ -278,4 +282,36 @@ fn a_hundred_games_of_the_tri_checkers_games_each_way() {
     ];
     let runs: Vec<(usize, &[&str])> = queens.iter().map(|(n, o)| (*n, &o[..])).collect();
     a_hundred_games_each("tri-queens", &runs, 6_006);
+}
+
+/// Superchess: 100 random games of every player count and of each of the book's variations,
+/// on two threads.
+#[test]
+fn a_hundred_games_of_superchess_each_way() {
+    let runs: [(usize, &[&str]); 21] = [
+        (2, &[]),
+        (2, &["order=quadrant"]),
+        (2, &["armies=2"]),
+        (2, &["armies=2", "against=north"]),
+        (2, &["first-mate-wins=on"]),
+        (2, &["capture-king=on"]),
+        (2, &["piece-removal=on"]),
+        (2, &["new-allegiance=on"]),
+        (3, &[]),
+        (3, &["new-allegiance=on"]),
+        (3, &["free-for-all=first-mate"]),
+        (3, &["free-for-all=last-king"]),
+        (4, &[]),
+        (4, &["partner-moves=always"]),
+        (4, &["partner-moves=after-first-mate"]),
+        (4, &["first-mate-wins=on"]),
+        (4, &["piece-removal=on"]),
+        (4, &["new-allegiance=on"]),
+        (4, &["capture-king=on"]),
+        (4, &["free-for-all=first-mate"]),
+        (4, &["free-for-all=last-king", "new-allegiance=on"]),
+    ];
+    let printed = a_hundred_games_each("superchess", &runs, 5_005);
+    assert!(printed.contains("by checkmate"), "no game ended by checkmate");
+    assert!(printed.contains("by capturing the king"), "no king was captured");
 }

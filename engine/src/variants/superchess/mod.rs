@@ -239,15 +239,23 @@ impl Settings {
 
     /// Each army's team.
     fn teams(&self) -> Vec<u8> {
-        match self.free_for_all {
-            Some(_) => vec![0, 1, 2, 3],
-            None => TEAMS.to_vec(),
+        match (self.free_for_all, self.two_armies) {
+            (Some(_), _) => vec![0, 1, 2, 3],
+            // White alone against the other army (the absent two on its side, never seen).
+            (None, Some(_)) => vec![0, 1, 1, 1],
+            (None, None) => TEAMS.to_vec(),
         }
+    }
+
+    /// Whether there are partners to promote for.
+    fn partners(&self) -> bool {
+        self.free_for_all.is_none() && self.two_armies.is_none()
     }
 
     /// The player of each army (absent armies go to player 0; they never move).
     fn players_of_armies(&self) -> [u8; 4] {
         match (self.players, self.free_for_all) {
+            (2, _) if self.two_armies == Some(2) => [0, 0, 1, 0],
             (2, _) => [0, 1, 0, 1],
             // One player with two armies (White and Tan) against two partners.
             (3, None) => [0, 1, 0, 2],
@@ -327,7 +335,7 @@ impl SuperchessGame {
         let mut spec = RulesSpec::new(board, teams.clone());
         spec.pawns = PawnRule::Superchess;
         spec.castling = CastlingRule::Swap;
-        spec.promote_to_partners = settings.free_for_all.is_none();
+        spec.promote_to_partners = settings.partners();
         let rules = spec.build();
         let b = rules.board();
         let present = settings.present();
@@ -1152,7 +1160,7 @@ impl SuperchessGame {
                         .enumerate()
                         .find_map(|(a, f)| f.map(|f| (a, f)))
                     {
-                        let loser = TEAMS[army];
+                        let loser = self.settings.teams()[army];
                         let winners = players_where(&|p| self.player_teams[p.index()] != loser);
                         return Some(Outcome::win(winners, reason(fall.how)));
                     }
