@@ -145,6 +145,18 @@ pub struct View {
     /// Who sits where, for games of more than two plain sides (one line per player and army,
     /// with the army's standing); empty where player `n` simply plays army `n`.
     pub table: Vec<SeatLine>,
+    /// The colour each army is drawn in, as a slot of the renderer's palette (Superchess's Tan
+    /// and Brown); empty where army `n` takes slot `n`.
+    pub colours: Vec<u8>,
+}
+
+impl View {
+    /// The palette slot army `army` is drawn in.
+    pub fn colour_of(&self, army: Seat) -> usize {
+        self.colours
+            .get(army.index())
+            .map_or(army.index(), |&slot| slot as usize)
+    }
 }
 
 /// One player at the table with the army they move, for captions.

@@ -26,6 +26,7 @@ fn view(board: Arc<Board>, bottom: Seat, figures: Vec<Placed>, players: &[&str])
         panel: None,
         square_names: vec![],
         table: Vec::new(),
+        colours: Vec::new(),
     }
 }
 

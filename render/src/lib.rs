@@ -68,7 +68,7 @@ pub fn render_image(view: &View) -> RgbImage {
         tint_polygon(&mut img, &layout.polygon(board, cell), palette::CHECK, 0.65);
     }
     for placed in &view.figures {
-        draw_figure(&mut img, layout, placed);
+        draw_figure(&mut img, layout, placed, view);
     }
     draw_caption(&mut img, layout, view);
     match &view.panel {
@@ -391,10 +391,10 @@ fn draw_wrap_hints(img: &mut RgbImage, board: &Board, layout: &Layout) {
     }
 }
 
-fn draw_figure(img: &mut RgbImage, layout: &Layout, placed: &Placed) {
+fn draw_figure(img: &mut RgbImage, layout: &Layout, placed: &Placed, view: &View) {
     let (cx, cy) = layout.figure_centre(placed.cell);
     let cell = layout.figure_px;
-    let army = placed.army.index();
+    let army = view.colour_of(placed.army);
     let mut top_colour = palette::army(army).fill;
     // Where a number is written (its centre and text size): the middle of the checker.
     let mut number_at = ((cx, cy), cell * 0.34);
@@ -427,11 +427,15 @@ fn draw_figure(img: &mut RgbImage, layout: &Layout, placed: &Placed) {
             let height = disc_h + step * (n - 1.0);
             for (i, layer) in layers.iter().enumerate() {
                 let y = cy + height / 2.0 - disc_h / 2.0 - step * i as f32;
-                sprite::sprite(Kind::Disc { king: layer.king }, layer.army.index(), width)
-                    .draw_centred(img, cx, y);
+                sprite::sprite(
+                    Kind::Disc { king: layer.king },
+                    view.colour_of(layer.army),
+                    width,
+                )
+                .draw_centred(img, cx, y);
             }
             if let Some(top) = layers.last() {
-                top_colour = palette::army(top.army.index()).fill;
+                top_colour = palette::army(view.colour_of(top.army)).fill;
             }
             // A stack's number goes on its top checker's face, as large as the face allows.
             let (face_y, face_h) = sprite::disc_face(width);
@@ -551,7 +555,7 @@ fn draw_caption(img: &mut RgbImage, layout: &Layout, view: &View) {
             );
         }
         x += 16.0;
-        sprite::sprite(Kind::Man, army.index(), 16).draw_centred(img, x, baseline - 5.0);
+        sprite::sprite(Kind::Man, view.colour_of(army), 16).draw_centred(img, x, baseline - 5.0);
         x += 12.0;
         let ink = Ink::new(size, acting, palette::CAPTION);
         let name_end = match chosen {

@@ -28,9 +28,10 @@ pub struct ArmyColours {
     pub name: &'static str,
 }
 
-/// The colours of army `seat` (seats beyond six reuse the list).
+/// The colours of palette slot `seat`: army `n` is drawn in slot `n` unless its view says
+/// otherwise (Superchess's Tan and Brown take slots 6 and 7); slots beyond eight reuse the list.
 pub fn army(seat: usize) -> ArmyColours {
-    const ARMIES: [ArmyColours; 6] = [
+    const ARMIES: [ArmyColours; 8] = [
         ArmyColours {
             fill: [0xf7, 0xf5, 0xef],
             stroke: [0x16, 0x16, 0x16],
@@ -60,6 +61,16 @@ pub fn army(seat: usize) -> ArmyColours {
             fill: [0xcc, 0x79, 0xa7],
             stroke: [0x16, 0x16, 0x16],
             name: "pink",
+        },
+        ArmyColours {
+            fill: [0xd9, 0xbc, 0x8c],
+            stroke: [0x16, 0x16, 0x16],
+            name: "tan",
+        },
+        ArmyColours {
+            fill: [0x7a, 0x4a, 0x22],
+            stroke: [0xf2, 0xf2, 0xf2],
+            name: "brown",
         },
     ];
     ARMIES[seat % ARMIES.len()]

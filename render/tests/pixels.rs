@@ -83,6 +83,7 @@ fn synthetic(board: Arc<Board>, bottom: Seat, figures: Vec<Placed>) -> View {
         panel: None,
         square_names: vec![],
         table: Vec::new(),
+        colours: Vec::new(),
     }
 }
 

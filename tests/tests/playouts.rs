@@ -312,6 +312,12 @@ fn a_hundred_games_of_superchess_each_way() {
         (4, &["free-for-all=last-king", "new-allegiance=on"]),
     ];
     let printed = a_hundred_games_each("superchess", &runs, 5_005);
-    assert!(printed.contains("by checkmate"), "no game ended by checkmate");
-    assert!(printed.contains("by capturing the king"), "no king was captured");
+    assert!(
+        printed.contains("by checkmate"),
+        "no game ended by checkmate"
+    );
+    assert!(
+        printed.contains("by capturing the king"),
+        "no king was captured"
+    );
 }

@@ -298,6 +298,7 @@ pub(crate) fn board_view(variant: &'static str, pos: &Position, viewer: Viewer) 
         panel: None,
         square_names: Vec::new(),
         table: Vec::new(),
+        colours: Vec::new(),
     }
 }
 

@@ -726,6 +726,7 @@ impl TeamChess {
                     .collect(),
             },
             table: self.table.lines(),
+            colours: Vec::new(),
         }
     }
 

@@ -63,6 +63,9 @@ pub const NAMES: [&str; 4] = ["White", "Black", "Tan", "Brown"];
 /// Each army's forward, in quarter turns clockwise from up the grid: White's pawns go east and
 /// south, Black's south and west, Tan's west and north, Brown's north and east.
 const FACING: [u8; 4] = [1, 2, 3, 0];
+/// The renderer's palette slots for Tan and Brown (White and Black keep slots 0 and 1).
+const TAN: u8 = 6;
+const BROWN: u8 = 7;
 /// The book's teams: White and Tan (light) against Black and Brown (dark).
 const TEAMS: [u8; 4] = [0, 1, 0, 1];
 
@@ -1319,6 +1322,7 @@ impl SuperchessGame {
             panel: None,
             square_names: Vec::new(),
             table: self.lines(),
+            colours: vec![0, 1, TAN, BROWN],
         }
     }
 

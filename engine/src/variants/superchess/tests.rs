@@ -12,7 +12,9 @@ fn cell(g: &SuperchessGame, label: &str) -> Cell {
 
 fn play(g: &mut SuperchessGame, text: &str) -> Vec<Event> {
     let seat = g.player();
-    let action = g.parse(seat, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let action = g
+        .parse(seat, text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
     g.apply(action)
 }
 
@@ -38,13 +40,24 @@ fn the_board_has_148_squares_and_the_armies_17_pieces_each() {
     let g = game(4, &[]);
     assert_eq!(g.position().board().len(), 148);
     for label in ["f6", "i9", "a14", "b12", "n1", "m3"] {
-        assert!(g.position().board().cell(label).is_none(), "{label} is a wall");
+        assert!(
+            g.position().board().cell(label).is_none(),
+            "{label} is a wall"
+        );
     }
     for label in ["c12", "l12", "c3", "l3", "e9", "j6"] {
-        assert!(g.position().board().cell(label).is_some(), "{label} is a square");
+        assert!(
+            g.position().board().cell(label).is_some(),
+            "{label} is a square"
+        );
     }
     for army in 0..4 {
-        assert_eq!(g.position().cells_of(Seat(army)).len(), 17, "{}", NAMES[army as usize]);
+        assert_eq!(
+            g.position().cells_of(Seat(army)).len(),
+            17,
+            "{}",
+            NAMES[army as usize]
+        );
     }
     // Each row of pawns faces one enemy; the point pawns may go either way.
     let courses = |label: &str| g.position().pawn_course(cell(&g, label));
@@ -61,7 +74,9 @@ fn each_army_has_twenty_six_first_moves_two_of_them_castles() {
     let moves = g.legal_moves();
     let texts: Vec<String> = moves.iter().map(|&m| g.write(m, &moves)).collect();
     assert_eq!(moves.len(), 26, "{texts:?}");
-    for text in ["f10", "g10", "e9", "e8", "g14", "a8", "Nf14", "Nc9", "O-O", "O-O-O"] {
+    for text in [
+        "f10", "g10", "e9", "e8", "g14", "a8", "Nf14", "Nc9", "O-O", "O-O-O",
+    ] {
         assert!(texts.contains(&text.to_string()), "{text} in {texts:?}");
     }
     // Two people move either of their two armies.
@@ -87,7 +102,10 @@ fn castling_swaps_king_and_rook_whatever_stands_between() {
 fn a_point_pawn_chooses_its_course_and_never_turns_back() {
     let mut g = game(4, &[]);
     play(&mut g, "f10");
-    assert_eq!(g.position().pawn_course(cell(&g, "f10")), Some(Course::Forward));
+    assert_eq!(
+        g.position().pawn_course(cell(&g, "f10")),
+        Some(Course::Forward)
+    );
     for text in ["Nl9", "Nl6", "Nf3"] {
         play(&mut g, text);
     }
@@ -98,7 +116,10 @@ fn a_point_pawn_chooses_its_course_and_never_turns_back() {
     let mut g = game(4, &[]);
     play(&mut g, "f10");
     let why = refusal(&g, "j10-k10");
-    assert!(why.contains("point pawn on j10 may go toward Tan or White"), "{why}");
+    assert!(
+        why.contains("point pawn on j10 may go toward Tan or White"),
+        "{why}"
+    );
 }
 
 #[test]
@@ -115,7 +136,9 @@ fn a_partners_army_moves_only_on_its_own_turn() {
     assert!(why.contains("it is White's turn, not Tan's"), "{why}");
     // ...while two people move either army, and the partner-moves variation allows it.
     assert!(game(2, &[]).parse(Seat(0), "i4").is_ok());
-    assert!(game(4, &["partner-moves=always"]).parse(Seat(0), "i4").is_ok());
+    assert!(game(4, &["partner-moves=always"])
+        .parse(Seat(0), "i4")
+        .is_ok());
     // Not the player's turn at all.
     let g = game(4, &[]);
     assert!(matches!(
@@ -138,7 +161,10 @@ fn a_pawn_promotes_to_its_own_or_its_partners_pieces() {
         .map(|&m| g.write(m, &moves))
         .collect();
     assert_eq!(promotions.len(), 8, "{promotions:?}");
-    assert!(promotions.contains(&"k13=Q(Tan)".to_string()), "{promotions:?}");
+    assert!(
+        promotions.contains(&"k13=Q(Tan)".to_string()),
+        "{promotions:?}"
+    );
     play(&mut g, "k13=Q(Tan)");
     assert_eq!(
         g.position.piece_at(knight),
@@ -165,7 +191,11 @@ fn a_capture_into_the_frontier_beyond_the_enemy_promotes() {
     let from = cell(&g, "j10");
     let to = |label: &str| -> Vec<Move> {
         let c = cell(&g, label);
-        moves.iter().copied().filter(|m| m.from == from && m.to == c).collect()
+        moves
+            .iter()
+            .copied()
+            .filter(|m| m.from == from && m.to == c)
+            .collect()
     };
     assert_eq!(to("k11").len(), 1);
     assert_eq!(to("k11")[0].promotion(), None);
@@ -241,7 +271,10 @@ fn resigning_a_king_is_a_move() {
     let mut g = game(2, &[]);
     assert!(refusal(&g, "resign").contains("say which king"));
     let why = refusal(&g, "resign Black");
-    assert!(why.contains("only the king of the army you move now"), "{why}");
+    assert!(
+        why.contains("only the king of the army you move now"),
+        "{why}"
+    );
     play(&mut g, "resign Tan");
     assert!(g.position.king(Seat(2)).is_none());
     assert_eq!(g.player(), Seat(1));
@@ -263,8 +296,16 @@ fn options_the_book_does_not_offer_together_are_refused_by_name() {
     refused(4, &["order=quadrant"], "two-person");
     refused(3, &["armies=2"], "two-person");
     refused(2, &["against=north"], "armies=2 only");
-    refused(2, &["piece-removal=on", "new-allegiance=on"], "cannot both be on");
-    refused(4, &["free-for-all=first-mate", "first-mate-wins=on"], "for teams");
+    refused(
+        2,
+        &["piece-removal=on", "new-allegiance=on"],
+        "cannot both be on",
+    );
+    refused(
+        4,
+        &["free-for-all=first-mate", "first-mate-wins=on"],
+        "for teams",
+    );
 }
 
 #[test]
@@ -287,7 +328,9 @@ fn stored_games_keep_each_pawns_course() {
     assert!(json.contains("P^j10"), "{json}");
     let back: SuperchessGame = serde_json::from_str(&json).unwrap();
     assert_eq!(back.position, g.position);
-    assert_eq!(back.position.pawn_course(cell(&back, "e9")), Some(Course::Side));
+    assert_eq!(
+        back.position.pawn_course(cell(&back, "e9")),
+        Some(Course::Side)
+    );
     assert_eq!(back.legal_moves(), g.legal_moves());
 }
-

@@ -557,6 +557,7 @@ impl Game for Trimens {
                 .map(|c| (c, board.label(c).to_string()))
                 .collect(),
             table: state.table.lines(),
+            colours: Vec::new(),
         }
     }
 
