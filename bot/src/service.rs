@@ -1845,7 +1845,9 @@ fn parse_days(value: &str) -> Result<Option<i64>, ServiceError> {
 /// ```
 pub fn option_pairs(text: &str) -> Result<Vec<(String, String)>, ServiceError> {
     fn is_key(k: &str) -> bool {
-        !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        !k.is_empty()
+            && k.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
     }
     let mut pairs: Vec<(String, String)> = Vec::new();
     for (separator, word) in words_with_separators(text) {
@@ -1854,7 +1856,9 @@ pub fn option_pairs(text: &str) -> Result<Vec<(String, String)>, ServiceError> {
         // `K5:B1` are not).
         let starts_option = word.split_once('=').is_some_and(|(k, _)| is_key(k))
             || word.split_once(':').is_some_and(|(k, _)| {
-                k.len() >= 2 && k.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+                k.len() >= 2
+                    && k.chars()
+                        .all(|c| c.is_ascii_lowercase() || c == '_' || c == '-')
             });
         if let Some((k, v)) = pairs.last_mut() {
             if k == "fen" && !starts_option {

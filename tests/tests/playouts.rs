@@ -290,7 +290,7 @@ fn a_hundred_games_of_the_tri_checkers_games_each_way() {
 fn a_hundred_games_of_superchess_each_way() {
     let runs: [(usize, &[&str]); 21] = [
         (2, &[]),
-        (2, &["order=quadrant"]),
+        (2, &["turns=quadrant"]),
         (2, &["armies=2"]),
         (2, &["armies=2", "against=north"]),
         (2, &["first-mate-wins=on"]),

@@ -26,7 +26,7 @@
 //! - a mate is judged when the mated army comes to move (its partner may break it first); the
 //!   mate is credited to the army whose move last checked that king (new allegiance, free for
 //!   all);
-//! - two-person `order=quadrant`: an army without a move passes, and the game is drawn when
+//! - two-person `turns=quadrant`: an army without a move passes, and the game is drawn when
 //!   neither of a player's armies can move;
 //! - free for all: a fallen king's pieces leave the board (unless `new-allegiance` hands them
 //!   to the mater); three players play White, Black and Tan;
@@ -171,7 +171,7 @@ impl Settings {
             (false, false) => Fallen::PlaysOn,
         };
         let quadrant_order = options
-            .get("order")
+            .get("turns")
             .is_some_and(|v| v.eq_ignore_ascii_case("quadrant"));
         let two = options.get("armies") == Some("2");
         let north = options
@@ -198,7 +198,7 @@ impl Settings {
             );
         }
         if quadrant_order && players != 2 {
-            return bad("order=quadrant is a two-person variation (with more players each army already moves on its own turn)".into());
+            return bad("turns=quadrant is a two-person variation (with more players each army already moves on its own turn)".into());
         }
         if two && players != 2 {
             return bad(
@@ -208,7 +208,7 @@ impl Settings {
         }
         if two && quadrant_order {
             return bad(
-                "armies=2 already moves one army at a time: order=quadrant adds nothing".into(),
+                "armies=2 already moves one army at a time: turns=quadrant adds nothing".into(),
             );
         }
         if north && !two {
@@ -927,7 +927,7 @@ impl SuperchessGame {
                         events.extend(self.fall(k, FallKind::Mated, credit));
                     }
                 }
-                events.push(Event::Public(format!("{}: {text}", self.name(army))));
+                events.push(Event::Public(format!("{} played {text}", self.name(army))));
             }
         }
         for a in movable {
@@ -1578,7 +1578,7 @@ static INFO: std::sync::LazyLock<VariantInfo> = std::sync::LazyLock::new(|| {
                 values: on_off,
             },
             OptionSpec {
-                key: "order",
+                key: "turns",
                 help: "two people: alternate (light, dark; move either of your armies) or quadrant (White, Black, Tan, Brown, one army a turn)",
                 default: Some("alternate"),
                 values: OptionValues::Choice(&["alternate", "quadrant"]),
@@ -1641,7 +1641,7 @@ Variations: first-mate-wins=on; free-for-all=first-mate|last-king (3 or 4 player
 himself; a fallen king's pieces leave the board, our reading; three play White, Black and Tan); \
 piece-removal=on (a mated army leaves the board); new-allegiance=on (a mated army goes over to \
 the mater; a resigned one does not, our reading); capture-king=on (kings are captured; check \
-is not judged at all, our reading); order=quadrant (two people, one army a turn: an army with \
+is not judged at all, our reading); turns=quadrant (two people, one army a turn: an army with \
 no move passes, and a player with none at all is stalemated, our reading); armies=2 with \
 against=west|north (White against one army on the big board); partner-moves=always|\
 after-first-mate (four people may move their partner's pieces too).\n\

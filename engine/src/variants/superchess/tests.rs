@@ -293,7 +293,7 @@ fn options_the_book_does_not_offer_together_are_refused_by_name() {
     };
     refused(2, &["free-for-all=last-king"], "three or four players");
     refused(3, &["partner-moves=always"], "four-person");
-    refused(4, &["order=quadrant"], "two-person");
+    refused(4, &["turns=quadrant"], "two-person");
     refused(3, &["armies=2"], "two-person");
     refused(2, &["against=north"], "armies=2 only");
     refused(
