@@ -43,10 +43,23 @@ fn refused_everywhere(variant: &str, options: &engine::game::Options) -> bool {
         };
         (cut_throat && teams.is_some()) || !fits
     };
-    // Superchess: against=north chooses the second army of armies=2, a two-person game.
-    let superchess = variant == "superchess"
-        && options.get("against") == Some("north")
-        && options.get("armies") != Some("2");
+    // Superchess: armies=2, against=north and turns=quadrant are for two people,
+    // partner-moves for four and free-for-all for three or four; some options exclude others.
+    let superchess = variant == "superchess" && {
+        let on = |key: &str| options.get(key) == Some("on");
+        let two_armies = options.get("armies") == Some("2");
+        let quadrant = options.get("turns") == Some("quadrant");
+        let north = options.get("against") == Some("north");
+        let partner_moves = options.get("partner-moves").is_some_and(|v| v != "never");
+        let free_for_all = options.get("free-for-all").is_some_and(|v| v != "off");
+        let two_only = two_armies || quadrant || north;
+        (two_only && (partner_moves || free_for_all))
+            || (north && !two_armies)
+            || (two_armies && quadrant)
+            || (partner_moves && free_for_all)
+            || (free_for_all && on("first-mate-wins"))
+            || (on("piece-removal") && on("new-allegiance"))
+    };
     checkers || tri_chess || tri_checkers || superchess
 }
 
