@@ -1228,7 +1228,10 @@ impl Position {
                     (rook_to.0, self.squares[rook.index()]),
                 ],
             };
-            return !legal || !self.attacked(&patch, king_to, us);
+            // Not out of check, and not into it.
+            return !legal
+                || !(self.attacked(&Plain(&self.squares), king, us)
+                    || self.attacked(&patch, king_to, us));
         }
         let army = &self.rules.armies[us];
         let line = &army.home_line;

@@ -539,7 +539,13 @@ impl SuperchessGame {
         let mut partial = Vec::new();
         for &army in &movable {
             let pos = self.as_turn_of(army);
+            // The book's castling conditions include a king not in check; the pseudo-legal
+            // generator leaves that to the caller.
+            let king_in_check = pos.seat_in_check(Seat(army));
             for m in pos.pseudo_legal_moves() {
+                if king_in_check && m.kind == MoveKind::Castle {
+                    continue;
+                }
                 let mut after = pos.clone();
                 after.play_unchecked(m);
                 let mut exposes = false;
