@@ -4,11 +4,12 @@
 //! use engine::registry;
 //! assert_eq!(registry::variant("960").unwrap().info().id, "chess960");
 //! let err = registry::variant("chezz").unwrap_err();
-//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens, tri-checkers, tri-stax, tri-queens, superchess"), "{err}");
+//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens, tri-checkers, tri-stax, tri-queens, superchess, betza"), "{err}");
 //! ```
 
 use crate::game::{AnyGame, GameError};
 use crate::variants::{
+    betza::Betza,
     checkers::{CHECKERS, QUEENS, STAX},
     chess::Chess,
     chess960::Chess960,
@@ -23,7 +24,7 @@ use crate::variants::{
     zombie::Zombie,
 };
 
-static VARIANTS: [&dyn AnyGame; 16] = [
+static VARIANTS: [&dyn AnyGame; 17] = [
     &Chess,
     &Chess960,
     &Doubles,
@@ -40,6 +41,7 @@ static VARIANTS: [&dyn AnyGame; 16] = [
     &TRI_STAX,
     &TRI_QUEENS,
     &Superchess,
+    &Betza,
 ];
 
 /// All variants, in the order `/variants` lists them.

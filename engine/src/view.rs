@@ -148,6 +148,20 @@ pub struct View {
     /// The colour each army is drawn in, as a slot of the renderer's palette (Superchess's Tan
     /// and Brown); empty where army `n` takes slot `n`.
     pub colours: Vec<u8>,
+    /// Words drawn on the picture in place of the file letters and rank numbers along its edges,
+    /// for a board drawn as several boards (Betza's half-boards, each with its own coordinates
+    /// and letter); empty: the edges are lettered and numbered as usual.
+    pub labels: Vec<BoardLabel>,
+}
+
+/// A word drawn centred on one square of the board's grid, usually a hole between boards.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct BoardLabel {
+    /// The grid square (file, rank), counted from 0 at the bottom left.
+    pub at: (i16, i16),
+    pub text: String,
+    /// Drawn large and bright (a board's name) rather than as a coordinate.
+    pub strong: bool,
 }
 
 impl View {

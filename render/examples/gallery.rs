@@ -27,6 +27,7 @@ fn view(board: Arc<Board>, bottom: Seat, figures: Vec<Placed>, players: &[&str])
         square_names: vec![],
         table: Vec::new(),
         colours: Vec::new(),
+        labels: Vec::new(),
     }
 }
 

@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use engine::board::{Board, BoardSpec, Cell, Shade, Wrap};
 use engine::chess::Seat;
-use engine::view::{Figure, Marker, Placed, View};
+use engine::view::{BoardLabel, Figure, Marker, Placed, View};
 use image::codecs::png::{CompressionType, FilterType, PngEncoder};
 use image::{ImageEncoder, RgbImage};
 
@@ -183,7 +183,7 @@ struct Prepared {
 }
 
 fn prepared(view: &View) -> Arc<Prepared> {
-    type Key = (BoardSpec, usize, Vec<(Cell, String)>);
+    type Key = (BoardSpec, usize, Vec<(Cell, String)>, Vec<BoardLabel>);
     type Cache = Mutex<HashMap<Key, Arc<Prepared>>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
@@ -194,12 +194,13 @@ fn prepared(view: &View) -> Arc<Prepared> {
         board.spec().clone(),
         view.bottom.index() % board.frame_count(),
         view.square_names.clone(),
+        view.labels.clone(),
     );
     if let Some(p) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return p.clone();
     }
     let layout = Layout::new(board, view.bottom);
-    let background = draw_background(board, &layout, &view.square_names);
+    let background = draw_background(board, &layout, &view.square_names, &view.labels);
     let p = Arc::new(Prepared { layout, background });
     cache
         .lock()
@@ -208,7 +209,12 @@ fn prepared(view: &View) -> Arc<Prepared> {
     p
 }
 
-fn draw_background(board: &Board, layout: &Layout, names: &[(Cell, String)]) -> RgbImage {
+fn draw_background(
+    board: &Board,
+    layout: &Layout,
+    names: &[(Cell, String)],
+    labels: &[BoardLabel],
+) -> RgbImage {
     let mut img = RgbImage::from_pixel(
         layout.width,
         layout.height,
@@ -222,7 +228,11 @@ fn draw_background(board: &Board, layout: &Layout, names: &[(Cell, String)]) -> 
         );
     }
     draw_square_names(&mut img, board, layout, names);
-    draw_coordinates(&mut img, board, layout);
+    if labels.is_empty() {
+        draw_coordinates(&mut img, board, layout);
+    } else {
+        draw_labels(&mut img, layout, labels);
+    }
     draw_wrap_hints(&mut img, board, layout);
     img
 }
@@ -334,6 +344,25 @@ fn draw_coordinates(img: &mut RgbImage, board: &Board, layout: &Layout) {
     for r in 0..ranks {
         let at = layout.to_px([0.5, r as f32 + 0.5]);
         label((r as u32 + 1).to_string(), at, !files_across);
+    }
+}
+
+/// A view's own words on the grid (Betza's board letters and per-board coordinates), centred
+/// on their squares.
+fn draw_labels(img: &mut RgbImage, layout: &Layout, labels: &[BoardLabel]) {
+    for label in labels {
+        let at = layout.to_px([label.at.0 as f32 + 0.5, label.at.1 as f32 + 0.5]);
+        let (size, colour) = if label.strong {
+            ((layout.scale * 0.6) as u32, palette::CAPTION)
+        } else {
+            ((layout.scale * 0.42) as u32, palette::COORDINATE)
+        };
+        text::draw_centred(
+            img,
+            &label.text,
+            at,
+            Ink::new(size.max(10), label.strong, colour),
+        );
     }
 }
 

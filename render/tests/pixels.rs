@@ -84,6 +84,7 @@ fn synthetic(board: Arc<Board>, bottom: Seat, figures: Vec<Placed>) -> View {
         square_names: vec![],
         table: Vec::new(),
         colours: Vec::new(),
+        labels: Vec::new(),
     }
 }
 

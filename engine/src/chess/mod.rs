@@ -1588,6 +1588,15 @@ impl Position {
         self.fullmoves = fullmoves.max(1);
     }
 
+    /// Opens an en passant chance by hand, for games that keep their own record of long steps
+    /// and build positions afresh (Betza's half-boards, joined anew for every move). Ignored
+    /// when the position already holds as many chances as it has room for.
+    pub(crate) fn open_en_passant(&mut self, chance: EnPassant) {
+        if !self.ep.is_full() {
+            self.ep.push(chance);
+        }
+    }
+
     /// Hands the move to `seat` without changing anything else (simultaneous games let both
     /// sides choose from one position).
     pub fn set_turn(&mut self, seat: Seat) {

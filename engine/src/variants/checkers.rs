@@ -874,6 +874,7 @@ impl Game for CheckersFamily {
                 .collect(),
             table: four.map(Table::lines).unwrap_or_default(),
             colours: Vec::new(),
+            labels: Vec::new(),
         }
     }
 

@@ -299,6 +299,7 @@ pub(crate) fn board_view(variant: &'static str, pos: &Position, viewer: Viewer) 
         square_names: Vec::new(),
         table: Vec::new(),
         colours: Vec::new(),
+        labels: Vec::new(),
     }
 }
 

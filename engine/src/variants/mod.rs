@@ -1,6 +1,7 @@
 //! One module per game. A variant composes a board, an army setup and machinery, and adds
 //! only its own twist.
 
+pub mod betza;
 pub mod checkers;
 pub mod chess;
 pub mod chess960;

@@ -727,6 +727,7 @@ impl TeamChess {
             },
             table: self.table.lines(),
             colours: Vec::new(),
+            labels: Vec::new(),
         }
     }
 

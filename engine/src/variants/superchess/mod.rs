@@ -1329,6 +1329,7 @@ impl SuperchessGame {
             square_names: Vec::new(),
             table: self.lines(),
             colours: vec![0, 1, TAN, BROWN],
+            labels: Vec::new(),
         }
     }
 

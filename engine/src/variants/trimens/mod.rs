@@ -558,6 +558,7 @@ impl Game for Trimens {
                 .collect(),
             table: state.table.lines(),
             colours: Vec::new(),
+            labels: Vec::new(),
         }
     }
 
