@@ -33,6 +33,9 @@ pub enum KingRule {
     /// attacked, and pawns may stand where a variant put them (a zombie pawn risen on its own
     /// back row).
     Stored,
+    /// Like [`KingRule::Stored`], and a seat may hold several kings: a seat standing for
+    /// several armies at once (Betza's joined half-boards put every enemy army in one seat).
+    Several,
 }
 
 /// One reason a setup is not a playable position.
@@ -215,9 +218,10 @@ impl Position {
         }
         for (s, &count) in king_count.iter().enumerate().take(seats) {
             match count {
-                0 if kings == KingRule::Stored => {}
+                0 if kings != KingRule::OnePerSeat => {}
                 0 => problems.push(PositionProblem::MissingKing(Seat(s as u8))),
                 1 => {}
+                _ if kings == KingRule::Several => {}
                 _ => problems.push(PositionProblem::TooManyKings(Seat(s as u8))),
             }
         }

@@ -328,8 +328,8 @@ impl BetzaGame {
         };
         let rules = joined_rules();
         let mut pos =
-            Position::from_setup_with(setup(castling_rooks), rules.clone(), KingRule::Stored)
-                .or_else(|_| Position::from_setup_with(setup(Vec::new()), rules, KingRule::Stored))
+            Position::from_setup_with(setup(castling_rooks), rules.clone(), KingRule::Several)
+                .or_else(|_| Position::from_setup_with(setup(Vec::new()), rules, KingRule::Several))
                 .expect("a joined board with no castling is always a position");
         for p in &self.passages {
             if p.waiting & (1 << mover) == 0 {

@@ -120,6 +120,7 @@ pub enum Action {
 pub struct BetzaGame {
     armies: u8,
     /// Every half-board's squares, board after board.
+    #[serde(with = "compact_men")]
     men: Vec<Option<Man>>,
     /// Per army: may it still castle on the king's side, and on the queen's?
     castling: Vec<[bool; 2]>,
@@ -384,6 +385,21 @@ impl BetzaGame {
             .collect()
     }
 
+    /// Whether an action is legal now (looking only at its own pair).
+    fn allows(&self, action: Action) -> bool {
+        if self.outcome.is_some() {
+            return false;
+        }
+        match action {
+            Action::Done => !self.turn.made.is_empty(),
+            Action::Move { pair, mv } => {
+                self.open_pairs().contains(&pair)
+                    && self.chess_moves(pair).contains(&mv)
+                    && self.limit(pair, mv).is_none()
+            }
+        }
+    }
+
     fn legal_actions(&self) -> Vec<Action> {
         let mut actions: Vec<Action> = self
             .legal_moves()
@@ -399,27 +415,50 @@ impl BetzaGame {
     // ---- notation ------------------------------------------------------------------------
 
     /// A move as written: the pair, then the move in SAN on the joined board (`A+C: Nf3`),
-    /// without a check sign.
+    /// without a check sign (announcements add it).
     fn write_plain(&self, pair: Pair, m: Move) -> String {
-        let army = self.current();
-        let joined = self.join(army, pair);
-        let mut pos = joined.pos.clone();
-        if let Some(p) = pos.piece_at(m.from) {
-            pos.set_turn(p.seat);
-        }
-        let allowed = self.chess_moves(pair);
-        format!("{}: {}", pair.name(), pos.san_plain_among(m, &allowed))
+        self.texts_on(pair, &[m]).pop().unwrap_or_default()
     }
 
-    /// The text of an action, with `+` or `#` as chess writes them.
+    /// The texts of moves on one pair, disambiguated among the pair's chess moves, joining the
+    /// boards once for all of them.
+    fn texts_on(&self, pair: Pair, moves: &[Move]) -> Vec<String> {
+        let joined = self.join(self.current(), pair);
+        let allowed = joined.moves();
+        let mut pos = joined.pos;
+        moves
+            .iter()
+            .map(|&m| {
+                if let Some(p) = pos.piece_at(m.from) {
+                    pos.set_turn(p.seat);
+                }
+                format!("{}: {}", pair.name(), pos.san_plain_among(m, &allowed))
+            })
+            .collect()
+    }
+
+    /// The texts of everything the army to move may do, for autocomplete.
+    fn legal_texts(&self) -> Vec<String> {
+        let mut texts = Vec::new();
+        for pair in self.open_pairs() {
+            let moves: Vec<Move> = self
+                .chess_moves(pair)
+                .into_iter()
+                .filter(|&m| self.limit(pair, m).is_none())
+                .collect();
+            texts.extend(self.texts_on(pair, &moves));
+        }
+        if !self.turn.made.is_empty() && self.outcome.is_none() {
+            texts.push("done".into());
+        }
+        texts
+    }
+
+    /// The text of an action (moves without a check sign: see [`BetzaGame::write_plain`]).
     fn action_text(&self, action: Action) -> String {
         match action {
             Action::Done => "done".into(),
-            Action::Move { pair, mv } => {
-                let mut after = self.clone();
-                let report = after.play_move(pair, mv);
-                format!("{}{}", self.write_plain(pair, mv), report.sign())
-            }
+            Action::Move { pair, mv } => self.write_plain(pair, mv),
         }
     }
 }
@@ -968,6 +1007,16 @@ impl BetzaGame {
     /// bottom, as the only pair joins them), else every half-board upright in two columns,
     /// with its letter and its own coordinates in the gaps.
     fn picture(&self) -> (std::sync::Arc<crate::board::Board>, Vec<BoardLabel>) {
+        // Built once per number of boards: the grid is large and mostly holes.
+        type Picture = (std::sync::Arc<crate::board::Board>, Vec<BoardLabel>);
+        static PICTURES: [std::sync::OnceLock<Picture>; 9] =
+            [const { std::sync::OnceLock::new() }; 9];
+        PICTURES[self.armies as usize]
+            .get_or_init(|| self.draw_picture())
+            .clone()
+    }
+
+    fn draw_picture(&self) -> (std::sync::Arc<crate::board::Board>, Vec<BoardLabel>) {
         if self.armies == 2 {
             return (BoardSpec::chess().build(), Vec::new());
         }
@@ -1166,6 +1215,60 @@ impl BetzaGame {
     }
 }
 
+/// The half-boards stored compactly, one string per board: two characters a square, the
+/// piece's letter and its army's number (`R0`), or `..` for an empty square.
+mod compact_men {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    use super::{Man, HALF};
+    use crate::chess::Role;
+
+    pub fn serialize<S: Serializer>(men: &[Option<Man>], s: S) -> Result<S::Ok, S::Error> {
+        let boards: Vec<String> = men
+            .chunks(HALF)
+            .map(|board| {
+                board
+                    .iter()
+                    .flat_map(|m| match m {
+                        Some(m) => [m.role.upper_char(), (b'0' + m.army) as char],
+                        None => ['.', '.'],
+                    })
+                    .collect()
+            })
+            .collect();
+        s.collect_seq(boards)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Option<Man>>, D::Error> {
+        let boards = Vec::<String>::deserialize(d)?;
+        let mut men = Vec::with_capacity(boards.len() * HALF);
+        for board in &boards {
+            let chars: Vec<char> = board.chars().collect();
+            if chars.len() != 2 * HALF {
+                return Err(D::Error::custom("a half-board holds 32 squares"));
+            }
+            for pair in chars.chunks(2) {
+                men.push(match (pair[0], pair[1]) {
+                    ('.', '.') => None,
+                    (role, army) => {
+                        let role = Role::from_char(role)
+                            .ok_or_else(|| D::Error::custom(format!("no piece '{role}'")))?;
+                        let army = army
+                            .to_digit(10)
+                            .filter(|&a| (a as usize) < boards.len())
+                            .ok_or_else(|| D::Error::custom(format!("no army '{army}'")))?;
+                        Some(Man {
+                            army: army as u8,
+                            role,
+                        })
+                    }
+                });
+            }
+        }
+        Ok(men)
+    }
+}
+
 /// The grid square of a half-board's a1 in the picture of three or more boards: two columns,
 /// A and B in the top row, a gap column and a gap row before each board for its labels.
 fn picture_origin(board: u8, rows: i16) -> (i16, i16) {
@@ -1257,6 +1360,13 @@ impl Game for Betza {
         state.action_text(*action)
     }
 
+    fn legal_texts(&self, state: &BetzaGame, seat: Seat) -> Vec<String> {
+        if state.outcome.is_some() || state.table.controller(state.current()) != seat {
+            return Vec::new();
+        }
+        state.legal_texts()
+    }
+
     fn parse(&self, state: &BetzaGame, seat: Seat, text: &str) -> Result<Action, GameError> {
         if state.table.controller(state.current()) != seat {
             return Err(GameError::NotYourTurn(state.to_move_text()));
@@ -1273,7 +1383,7 @@ impl Game for Betza {
         if state.table.controller(state.current()) != seat {
             return Err(GameError::NotYourTurn(state.to_move_text()));
         }
-        if !state.legal_actions().contains(&action) {
+        if !state.allows(action) {
             return Err(GameError::Refused("that is not a legal move now".into()));
         }
         Ok(state.apply(action))

@@ -33,7 +33,7 @@ fn two_players_count_chess_perft_from_well_known_positions() {
     ] {
         let pos = Position::from_fen(fen, crate::chess::Rules::chess()).unwrap();
         let game = BetzaGame::from_chess(&pos);
-        for depth in 1..=2 {
+        for depth in 1..=3 {
             assert_eq!(
                 game.perft(depth),
                 crate::chess::perft(&pos, depth),
