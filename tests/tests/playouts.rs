@@ -334,3 +334,23 @@ fn a_hundred_games_of_superchess_each_way() {
         "no king was captured"
     );
 }
+
+/// Betza's Chess for Any Number of Players: 100 random games of every player count from two to
+/// eight, on two threads (the larger tables first, to share the work evenly).
+#[test]
+fn a_hundred_games_of_betza_for_every_count() {
+    let runs: [(usize, &[&str]); 7] = [
+        (8, &[]),
+        (7, &[]),
+        (2, &[]),
+        (6, &[]),
+        (5, &[]),
+        (4, &[]),
+        (3, &[]),
+    ];
+    let printed = a_hundred_games_each("betza", &runs, 6_006);
+    assert!(
+        printed.contains("by checkmate"),
+        "no game ended by checkmate"
+    );
+}

@@ -704,8 +704,11 @@ impl BetzaGame {
     /// Returns its legal moves.
     fn begin_turn(&mut self) -> Vec<(Pair, Move)> {
         let army = self.current();
+        // One move per board stood on, but never more than there are pairs to push (with two
+        // players there is one pair, and one move: chess).
+        let pairs = self.armies * (self.armies - 1) / 2;
         self.turn = TurnSoFar {
-            allowance: self.boards_of(army).len() as u8,
+            allowance: (self.boards_of(army).len() as u8).min(pairs),
             made: Vec::new(),
             moved: Vec::new(),
         };
@@ -1021,7 +1024,7 @@ impl BetzaGame {
             return (BoardSpec::chess().build(), Vec::new());
         }
         let rows = self.armies.div_ceil(2) as i16;
-        let (width, height) = (18u8, (rows * 5) as u8);
+        let (width, height) = (19u8, (rows * 6 - 1) as u8);
         let mut squares = Vec::new();
         let mut labels = Vec::new();
         for b in 0..self.armies {
@@ -1270,11 +1273,12 @@ mod compact_men {
 }
 
 /// The grid square of a half-board's a1 in the picture of three or more boards: two columns,
-/// A and B in the top row, a gap column and a gap row before each board for its labels.
+/// A and B in the top row; before each board a column for its ranks and a row for its files,
+/// and a blank row and column between boards, so that every a1 falls on a dark square.
 fn picture_origin(board: u8, rows: i16) -> (i16, i16) {
     let column = i16::from(board % 2);
     let row = i16::from(board / 2);
-    (1 + column * 9, (rows - 1 - row) * 5 + 1)
+    (1 + column * 10, (rows - 1 - row) * 6 + 1)
 }
 
 /// Splits `A+C: Nf3` (or `a+c nf3`) into the two board letters and the move.
