@@ -157,3 +157,77 @@ fn a_missing_board_and_a_named_pair_are_checked() {
 fn public_text(events: &[Event]) -> String {
     Event::public_texts(events).join(" ")
 }
+
+/// A three-player table with only the pieces given, White to move: (board, own square, army,
+/// role), squares in the board owner's coordinates.
+fn table(pieces: &[(u8, &str, u8, Role)]) -> BetzaGame {
+    let mut game = BetzaGame::new(3);
+    game.men.iter_mut().for_each(|m| *m = None);
+    game.castling = vec![[false; 2]; 3];
+    for &(board, square, army, role) in pieces {
+        let b = square.as_bytes();
+        game.set(
+            Spot::new(board, b[0] - b'a', b[1] - b'1'),
+            Some(Man { army, role }),
+        );
+    }
+    game.repetitions.clear();
+    game.begin_turn();
+    game
+}
+
+#[test]
+fn a_mate_on_the_joined_boards_captures_the_army_for_the_mater() {
+    // Black's king on its own h1 (a8 as White sees A+B) behind its pawns; White's rook comes
+    // from A to B's back rank.
+    let mut game = table(&[
+        (0, "h1", 0, Role::King),
+        (0, "d1", 0, Role::Rook),
+        (1, "h1", 1, Role::King),
+        (1, "h2", 1, Role::Pawn),
+        (1, "g2", 1, Role::Pawn),
+        (2, "e1", 2, Role::King),
+    ]);
+    let events = play(&mut game, "A+B: Rd8");
+    let text = public_text(&events);
+    assert!(text.contains("White played A+B: Rd8#"), "{text}");
+    assert!(
+        text.contains("Black is checkmated on A+B and is captured"),
+        "{text}"
+    );
+    assert_eq!(game.table.controller(1), Seat(0));
+    assert_eq!(game.outcome, None, "Orange still holds an army");
+    // Black's turns now belong to White's player; Orange follows.
+    assert_eq!(game.current(), 1);
+    assert_eq!(game.prompts()[0].seat, Seat(0));
+}
+
+#[test]
+fn no_bombarding_and_no_piece_in_where_another_left() {
+    // White stands on A and C (two moves); Black's pawns on B's a4 and d3.
+    let start = table(&[
+        (0, "a1", 0, Role::King),
+        (0, "h1", 0, Role::Rook),
+        (2, "d4", 0, Role::Knight),
+        (1, "h1", 1, Role::King),
+        (1, "a4", 1, Role::Pawn),
+        (1, "d3", 1, Role::Pawn),
+        (2, "e1", 2, Role::King),
+    ]);
+    assert_eq!(start.turn.allowance, 2);
+    let mut game = start.clone();
+    play(&mut game, "A+B: Rxh5");
+    let err = refused(&game, "B+C: Nxd3");
+    assert!(
+        err.contains("you may not bombard one board from several"),
+        "{err}"
+    );
+    // The knight leaves C for B; then the rook may not come onto C.
+    let mut game = start.clone();
+    play(&mut game, "B+C: Nf3");
+    let err = refused(&game, "A+C: Rh5");
+    assert!(
+        err.contains("a piece left board C this turn, so none may come onto it"),
+        "{err}"
+    );
+}
