@@ -159,10 +159,16 @@ fn joined_rules() -> Arc<Rules> {
         .clone()
 }
 
+/// Whether an army is a light one (A, C, E, G), standing as White does; the others stand as
+/// Black does, seen from their own side.
+pub fn is_light(army: u8) -> bool {
+    army.is_multiple_of(2)
+}
+
 /// The castling rook of a side: 0 is the king's side (the rook three files from the king), 1
 /// the queen's.
 pub fn rook_home(army: u8, side: usize) -> u8 {
-    let kings_side_rook = if army % 2 == 0 { 7 } else { 0 };
+    let kings_side_rook = if is_light(army) { 7 } else { 0 };
     if side == 0 {
         kings_side_rook
     } else {
@@ -173,7 +179,7 @@ pub fn rook_home(army: u8, side: usize) -> u8 {
 /// Where king and rook land castling to `side`, in their own coordinates.
 pub fn castle_landing(army: u8, side: usize) -> (u8, u8) {
     let (king, rook) = if side == 0 { (6, 5) } else { (2, 3) };
-    if army % 2 == 0 {
+    if is_light(army) {
         (king, rook)
     } else {
         (7 - king, 7 - rook)
@@ -260,7 +266,7 @@ impl BetzaGame {
             None
         };
         match own {
-            Some(other) if army % 2 == 0 => Pair {
+            Some(other) if is_light(army) => Pair {
                 bottom: army,
                 top: other,
             },

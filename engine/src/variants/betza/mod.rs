@@ -146,7 +146,7 @@ impl BetzaGame {
         for army in 0..armies {
             for file in 0..8u8 {
                 // Dark armies stand as Black does, seen from their own side: mirrored.
-                let role = if army % 2 == 0 {
+                let role = if joined::is_light(army) {
                     BACK_RANK[file as usize]
                 } else {
                     BACK_RANK[7 - file as usize]
