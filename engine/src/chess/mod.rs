@@ -1640,24 +1640,10 @@ impl Position {
     /// Whether neither side can possibly checkmate: bare kings, a single minor piece, or only
     /// bishops all on one shade of square.
     pub fn is_insufficient_material(&self) -> bool {
-        let mut minors = 0;
-        let mut knights = 0;
-        let mut bishop_shades = [false; 2];
-        for (cell, piece) in self.pieces() {
-            match piece.role {
-                Role::King => {}
-                Role::Pawn | Role::Rook | Role::Queen => return false,
-                Role::Knight => {
-                    minors += 1;
-                    knights += 1;
-                }
-                Role::Bishop => {
-                    minors += 1;
-                    bishop_shades[(self.board().shade(cell) == Shade::Dark) as usize] = true;
-                }
-            }
-        }
-        minors <= 1 || (knights == 0 && !(bishop_shades[0] && bishop_shades[1]))
+        no_mating_material(
+            self.pieces()
+                .map(|(cell, piece)| (piece.role, self.board().shade(cell) == Shade::Dark)),
+        )
     }
 
     /// A key equal for positions that count as the same for repetition: same pieces on the
@@ -1681,6 +1667,28 @@ impl Position {
         }
         h
     }
+}
+
+/// Whether pieces, given as (role, stands on a dark square), leave nobody able to mate: bare
+/// kings, a single minor piece, or only bishops all on one shade.
+pub(crate) fn no_mating_material(pieces: impl IntoIterator<Item = (Role, bool)>) -> bool {
+    let (mut minors, mut knights) = (0, 0);
+    let mut bishop_shades = [false; 2];
+    for (role, dark) in pieces {
+        match role {
+            Role::King => {}
+            Role::Pawn | Role::Rook | Role::Queen => return false,
+            Role::Knight => {
+                minors += 1;
+                knights += 1;
+            }
+            Role::Bishop => {
+                minors += 1;
+                bishop_shades[dark as usize] = true;
+            }
+        }
+    }
+    minors <= 1 || (knights == 0 && !(bishop_shades[0] && bishop_shades[1]))
 }
 
 /// Removes repeated moves from `out[start..]`, which is sorted.

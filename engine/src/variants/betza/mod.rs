@@ -780,23 +780,10 @@ impl BetzaGame {
     /// Bare kings, a single minor piece, or only bishops all on one colour (a half-board's
     /// colours survive joining, so this holds on every pair).
     fn no_mating_material(&self) -> bool {
-        let (mut minors, mut knights) = (0, 0);
-        let mut shades = [false; 2];
-        for (spot, man) in self.spots() {
-            match man.role {
-                Role::King => {}
-                Role::Pawn | Role::Rook | Role::Queen => return false,
-                Role::Knight => {
-                    minors += 1;
-                    knights += 1;
-                }
-                Role::Bishop => {
-                    minors += 1;
-                    shades[((spot.file() + spot.rank()) % 2) as usize] = true;
-                }
-            }
-        }
-        minors <= 1 || (knights == 0 && !(shades[0] && shades[1]))
+        crate::chess::no_mating_material(
+            self.spots()
+                .map(|(s, m)| (m.role, (s.file() + s.rank()).is_multiple_of(2))),
+        )
     }
 
     /// For an army with no legal move: the player who mates it, if its king stands in check on
