@@ -505,6 +505,27 @@ pub trait Game: Send + Sync + 'static {
     /// The result, once the game is over.
     fn outcome(&self, state: &Self::State) -> Option<Outcome>;
 
+    /// What `viewer` may see with something more shown on the board (`/board show:`), one of
+    /// [`Game::showable`]: Shadow Chess shades a side's shadows.
+    fn view_showing(
+        &self,
+        state: &Self::State,
+        viewer: Viewer,
+        show: &str,
+    ) -> Result<View, GameError> {
+        if show.trim().is_empty() || show.trim().eq_ignore_ascii_case("none") {
+            return Ok(self.view(state, viewer));
+        }
+        Err(GameError::BadOption(format!(
+            "{} has nothing more to show on its board",
+            self.info().name
+        )))
+    }
+    /// What `/board show:` may ask of this game; empty for most.
+    fn showable(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Everything that was secret, in the order it happened, to make public when the game ends
     /// ("Alice buried the pawn under b2"). Empty for games without hidden information.
     fn secret_history(&self, _state: &Self::State) -> Vec<String> {
@@ -662,6 +683,15 @@ pub trait AnyGame: Send + Sync {
         text: &str,
     ) -> Result<(String, Vec<Event>), GameError>;
     fn view(&self, state: &AnyState, viewer: Viewer) -> Result<View, GameError>;
+    /// The view with more shown (see [`Game::view_showing`]).
+    fn view_showing(
+        &self,
+        state: &AnyState,
+        viewer: Viewer,
+        show: &str,
+    ) -> Result<View, GameError>;
+    /// What `/board show:` may ask (see [`Game::showable`]).
+    fn showable(&self) -> &'static [&'static str];
     fn outcome(&self, state: &AnyState) -> Result<Option<Outcome>, GameError>;
     /// The result when `seat` resigns or runs out of time (see [`Game::concede`]).
     fn concede(
@@ -767,6 +797,17 @@ impl<G: Game> AnyGame for G {
     }
     fn view(&self, state: &AnyState, viewer: Viewer) -> Result<View, GameError> {
         Ok(Game::view(self, typed(self, state)?, viewer))
+    }
+    fn view_showing(
+        &self,
+        state: &AnyState,
+        viewer: Viewer,
+        show: &str,
+    ) -> Result<View, GameError> {
+        Game::view_showing(self, typed(self, state)?, viewer, show)
+    }
+    fn showable(&self) -> &'static [&'static str] {
+        Game::showable(self)
     }
     fn outcome(&self, state: &AnyState) -> Result<Option<Outcome>, GameError> {
         Ok(Game::outcome(self, typed(self, state)?))

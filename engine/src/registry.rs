@@ -4,7 +4,7 @@
 //! use engine::registry;
 //! assert_eq!(registry::variant("960").unwrap().info().id, "chess960");
 //! let err = registry::variant("chezz").unwrap_err();
-//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens, tri-checkers, tri-stax, tri-queens, superchess, betza"), "{err}");
+//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens, tri-checkers, tri-stax, tri-queens, superchess, betza, shadow"), "{err}");
 //! ```
 
 use crate::game::{AnyGame, GameError};
@@ -16,6 +16,7 @@ use crate::variants::{
     crowded_house::CrowdedHouse,
     doubles::Doubles,
     masquerade::Masquerade,
+    shadow::ShadowChess,
     superchess::Superchess,
     synchronous::Synchronous,
     tri_checkers::{TRI_CHEK, TRI_QUEENS, TRI_STAX},
@@ -24,7 +25,7 @@ use crate::variants::{
     zombie::Zombie,
 };
 
-static VARIANTS: [&dyn AnyGame; 17] = [
+static VARIANTS: [&dyn AnyGame; 18] = [
     &Chess,
     &Chess960,
     &Doubles,
@@ -42,6 +43,7 @@ static VARIANTS: [&dyn AnyGame; 17] = [
     &TRI_QUEENS,
     &Superchess,
     &Betza,
+    &ShadowChess,
 ];
 
 /// All variants, in the order `/variants` lists them.

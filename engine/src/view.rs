@@ -152,6 +152,9 @@ pub struct View {
     /// for a board drawn as several boards (Betza's half-boards, each with its own coordinates
     /// and letter); empty: the edges are lettered and numbered as usual.
     pub labels: Vec<BoardLabel>,
+    /// Cells shaded in an army's colour, asked for with `/board show:` (Shadow Chess's
+    /// shadows); empty unless asked.
+    pub tinted: Vec<(Cell, Seat)>,
 }
 
 /// A word drawn centred on one square of the board's grid, usually a hole between boards.

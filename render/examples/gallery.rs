@@ -28,6 +28,7 @@ fn view(board: Arc<Board>, bottom: Seat, figures: Vec<Placed>, players: &[&str])
         table: Vec::new(),
         colours: Vec::new(),
         labels: Vec::new(),
+        tinted: Vec::new(),
     }
 }
 

@@ -64,6 +64,9 @@ pub fn render_image(view: &View) -> RgbImage {
             0.5,
         );
     }
+    for &(cell, _) in &view.tinted {
+        tint_polygon(&mut img, &layout.polygon(board, cell), palette::SHADED, 0.45);
+    }
     for &cell in &view.checks {
         tint_polygon(&mut img, &layout.polygon(board, cell), palette::CHECK, 0.65);
     }

@@ -8,6 +8,8 @@ pub type Rgb8 = [u8; 3];
 pub const BACKGROUND: Rgb8 = [0x2b, 0x2d, 0x31];
 pub const LIGHT_CELL: Rgb8 = [0xeb, 0xe3, 0xd2];
 pub const DARK_CELL: Rgb8 = [0xa8, 0x9a, 0x84];
+/// Cells shaded on request (Shadow Chess's shadows): a dusk violet that reads on both shades.
+pub const SHADED: Rgb8 = [88, 64, 150];
 pub const LAST_MOVE: Rgb8 = [0xf2, 0xd3, 0x4f];
 pub const CHECK: Rgb8 = [0xe0, 0x3c, 0x31];
 pub const COORDINATE: Rgb8 = [0xc9, 0xc9, 0xc9];

@@ -85,6 +85,7 @@ fn synthetic(board: Arc<Board>, bottom: Seat, figures: Vec<Placed>) -> View {
         table: Vec::new(),
         colours: Vec::new(),
         labels: Vec::new(),
+        tinted: Vec::new(),
     }
 }
 

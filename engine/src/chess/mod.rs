@@ -16,6 +16,7 @@
 
 mod fen;
 mod perft;
+mod shadow;
 mod rules;
 mod san;
 mod setup;
@@ -36,6 +37,7 @@ pub use rules::{CastlingRule, PawnRule, Rules, RulesSpec, MAX_SEATS};
 use rules::{Geometry, Squares, Triangles};
 pub use san::{MoveParseError, NotationStyle};
 pub use setup::{KingRule, PositionError, PositionProblem, Setup};
+pub use shadow::{ShadowMove, Shadows};
 
 /// A piece type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -875,6 +875,7 @@ impl Game for CheckersFamily {
             table: four.map(Table::lines).unwrap_or_default(),
             colours: Vec::new(),
             labels: Vec::new(),
+            tinted: Vec::new(),
         }
     }
 

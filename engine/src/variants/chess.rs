@@ -300,12 +300,47 @@ pub(crate) fn board_view(variant: &'static str, pos: &Position, viewer: Viewer) 
         table: Vec::new(),
         colours: Vec::new(),
         labels: Vec::new(),
+        tinted: Vec::new(),
     }
 }
 
 /// Reads the `fen` option into a position under standard chess rules.
 pub(crate) fn position_from_fen_option(fen: &str) -> Result<Position, GameError> {
     Position::from_fen(fen, Rules::chess()).map_err(|e| GameError::BadSetup(e.to_string()))
+}
+
+/// The `board` option of the games Adams' Cylindrical Chess applies to (chess II.2): `flat`,
+/// or `cylinder`, where the a- and h-files touch and sliders, knights, kings and pawns' captures
+/// go round.
+pub(crate) fn board_option() -> OptionSpec {
+    OptionSpec {
+        key: "board",
+        help: "flat, or cylinder (the a- and h-files touch: pieces move round the edge)",
+        default: Some("flat"),
+        values: OptionValues::Choice(&["flat", "cylinder"]),
+    }
+}
+
+/// The chess rules for the `board` option.
+pub(crate) fn rules_for_board(options: &Options) -> std::sync::Arc<Rules> {
+    if options
+        .get("board")
+        .is_some_and(|b| b.eq_ignore_ascii_case("cylinder"))
+    {
+        let board = crate::board::BoardSpec::chess().with_wrap(crate::board::Wrap::Files);
+        RulesSpec::new(board, vec![0, 1]).build()
+    } else {
+        Rules::chess()
+    }
+}
+
+/// The starting position for the `fen` and `board` options.
+pub(crate) fn start_from_options(options: &Options) -> Result<Position, GameError> {
+    let fen = options
+        .get("fen")
+        .unwrap_or("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    Position::from_fen(fen, rules_for_board(options))
+        .map_err(|e| GameError::BadSetup(e.to_string()))
 }
 
 /// A game played by the unchanged rules of chess from some start: it says only what it is
@@ -368,27 +403,30 @@ impl ChessStart for Chess {
             name: "Chess",
             family: Family::Chess,
             seat_counts: &[2],
-            options: vec![OptionSpec {
-                key: "fen",
-                help: "start from this position (FEN) instead of the usual array",
-                default: None,
-                values: OptionValues::Text,
-            }],
+            options: vec![
+                OptionSpec {
+                    key: "fen",
+                    help: "start from this position (FEN) instead of the usual array",
+                    default: None,
+                    values: OptionValues::Text,
+                },
+                board_option(),
+            ],
             hidden_information: false,
             simultaneous: false,
             rules: "Standard chess. Checkmate the enemy king to win. Stalemate, insufficient \
                     material, the fifty-move rule and threefold repetition are draws, applied \
-                    automatically. Castling, en passant and promotion as usual.",
-            source: "FIDE Laws of Chess",
+                    automatically. Castling, en passant and promotion as usual.\n\
+                    board=cylinder is Adams' Cylindrical Chess: the a- and h-files touch, so \
+                    bishops, rooks, queens, knights and kings move round the edge and pawns \
+                    capture across it (a queen may take round the board); castling, en passant \
+                    and promotion are unchanged.",
+            source: "FIDE Laws of Chess; Will Adams, Variations on Chess and Checkers (chess II.2)",
         })
     }
 
     fn start(&self, options: &Options, seed: u64) -> Result<ChessState, GameError> {
-        let position = match options.get("fen") {
-            Some(fen) => position_from_fen_option(fen)?,
-            None => Position::startpos(),
-        };
-        Ok(ChessState::new(position, false, seed))
+        Ok(ChessState::new(start_from_options(options)?, false, seed))
     }
 }
 

@@ -9,6 +9,7 @@ pub mod crowded_house;
 pub mod doubles;
 pub mod masquerade;
 pub mod patterns;
+pub mod shadow;
 pub mod superchess;
 pub mod synchronous;
 pub mod team_chess;

@@ -728,6 +728,7 @@ impl TeamChess {
             table: self.table.lines(),
             colours: Vec::new(),
             labels: Vec::new(),
+            tinted: Vec::new(),
         }
     }
 

@@ -1103,6 +1103,7 @@ impl BetzaGame {
             },
             colours: Vec::new(),
             labels,
+            tinted: Vec::new(),
         }
     }
 

@@ -1330,6 +1330,7 @@ impl SuperchessGame {
             table: self.lines(),
             colours: vec![0, 1, TAN, BROWN],
             labels: Vec::new(),
+            tinted: Vec::new(),
         }
     }
 

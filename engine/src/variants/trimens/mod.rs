@@ -559,6 +559,7 @@ impl Game for Trimens {
             table: state.table.lines(),
             colours: Vec::new(),
             labels: Vec::new(),
+            tinted: Vec::new(),
         }
     }
 

@@ -1,0 +1,500 @@
+//! Shadow Chess's addition to the machinery (Will Adams, *Variations on Chess and Checkers*,
+//! chess II.1): every piece casts a shadow on the squares it could move to, cut short where the
+//! shadows of its own side meet; a piece also captures by moving, with its capturing movement,
+//! from outside an enemy piece's shadow into it; and a king is in check when attacked directly
+//! or on its shadow.
+//!
+//! The book leaves three things open; the engine reads them so (each marked as an
+//! interpretation in the game's rules text):
+//! - a shadow is cut by the *reach* of the side's other pieces (the squares they could move
+//!   to), not by their already-cut shadows, which would make the definition circular;
+//! - castling and en passant are not part of a shadow: they are moves of the whole position,
+//!   not of one piece's movement;
+//! - a shadow capture lands on an empty square: the only capturing movement onto an occupied
+//!   square is the ordinary capture of its occupant;
+//! - a piece is "trained on" the king's shadow when it could move onto an empty square of it
+//!   (a square held by its own side it defends, not attacks), wherever it stands.
+//!
+//! ```
+//! use engine::chess::{Position, Rules, Seat};
+//!
+//! // Figure 24: the black bishop's shadow runs to a6 and to White's bishop on g4.
+//! let pos = Position::from_fen("2b4k/8/8/2N5/4P1B1/8/8/4K3 w - - 0 1", Rules::chess()).unwrap();
+//! let c8 = pos.board().cell("c8").unwrap();
+//! let shadows = pos.shadows(Seat::BLACK);
+//! let mut bishop: Vec<&str> = shadows.of(c8).unwrap().iter().map(|c| pos.board().label(c)).collect();
+//! bishop.sort();
+//! assert_eq!(bishop, ["a6", "b7", "d7", "e6", "f5", "g4"]);
+//! ```
+
+use arrayvec::ArrayVec;
+use serde::{Deserialize, Serialize};
+
+use super::{role_of, seat_of, Move, MoveKind, Plain, Position, Role, Seat};
+use crate::board::{Cell, CellSet, MAX_CELLS};
+
+/// The most pieces of one side whose shadows are kept.
+const MAX_CASTERS: usize = 32;
+
+/// The shadows of one side's pieces (or of every enemy of a side).
+#[derive(Clone, Debug, Default)]
+pub struct Shadows {
+    casters: ArrayVec<(Cell, CellSet), MAX_CASTERS>,
+    all: CellSet,
+}
+
+impl Shadows {
+    /// The shadow of the piece on `cell`, if a piece of this side stands there.
+    pub fn of(&self, cell: Cell) -> Option<&CellSet> {
+        self.casters.iter().find(|(c, _)| *c == cell).map(|(_, s)| s)
+    }
+    /// Every square in some shadow of the side.
+    pub fn all(&self) -> CellSet {
+        self.all
+    }
+    /// Each piece with its shadow.
+    pub fn iter(&self) -> impl Iterator<Item = (Cell, &CellSet)> {
+        self.casters.iter().map(|(c, s)| (*c, s))
+    }
+}
+
+/// A move of Shadow Chess: a chess move, and the enemy piece it takes by moving into that
+/// piece's shadow (`None` for an ordinary move or capture).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ShadowMove {
+    pub mv: Move,
+    pub victim: Option<Cell>,
+}
+
+impl ShadowMove {
+    /// An ordinary move.
+    pub fn plain(mv: Move) -> ShadowMove {
+        ShadowMove { mv, victim: None }
+    }
+}
+
+/// Rays of reach, kept flat: the cells of every ray of every piece, and where each ends.
+struct Rays {
+    cells: ArrayVec<Cell, 2048>,
+    /// (caster index, end of the ray in `cells`).
+    ends: ArrayVec<(u8, u16), 512>,
+}
+
+impl Position {
+    /// The reach of the piece on `from` as rays from it outward: a slider's lines up to and
+    /// including the first enemy, a leap, step or pawn capture as a ray of one square, a pawn's
+    /// forward steps as one ray. Castling and en passant are left out.
+    fn push_reach_rays(&self, from: Cell, caster: u8, rays: &mut Rays) {
+        let v = self.squares[from.index()];
+        let us = seat_of(v);
+        let army = &self.rules.armies[us];
+        let board = &*army.board;
+        let lines = army.lines_in_use(self.rules.triangles);
+        let open = |c: Cell| {
+            let w = self.squares[c.index()];
+            w == 0 || self.is_enemy(w, us)
+        };
+        let one = |c: Cell, rays: &mut Rays| {
+            rays.cells.push(c);
+            rays.ends.push((caster, rays.cells.len() as u16));
+        };
+        match role_of(v) {
+            Role::Pawn => {
+                let way = &army.pawn;
+                if let Some(first) = board.step(from, way.forward) {
+                    if self.squares[first.index()] == 0 {
+                        rays.cells.push(first);
+                        if way.double_step.contains(from) {
+                            if let Some(second) = board.step(first, way.forward) {
+                                if self.squares[second.index()] == 0 {
+                                    rays.cells.push(second);
+                                }
+                            }
+                        }
+                        rays.ends.push((caster, rays.cells.len() as u16));
+                    }
+                }
+                for &d in &way.captures {
+                    if let Some(c) = board.step(from, d) {
+                        if self.is_enemy(self.squares[c.index()], us) {
+                            one(c, rays);
+                        }
+                    }
+                }
+            }
+            Role::Knight => {
+                for &c in board.leaps(from, army.knight) {
+                    if open(c) {
+                        one(c, rays);
+                    }
+                }
+            }
+            Role::King => {
+                for &d in lines.king {
+                    if let Some(c) = board.step(from, d) {
+                        if open(c) {
+                            one(c, rays);
+                        }
+                    }
+                }
+            }
+            role => {
+                let dirs = [
+                    (role != Role::Bishop).then_some(lines.rook),
+                    (role != Role::Rook).then_some(lines.bishop),
+                ];
+                for &d in dirs.into_iter().flatten().flatten() {
+                    let start = rays.cells.len();
+                    for c in board.ray(from, d) {
+                        if c == from {
+                            break;
+                        }
+                        let w = self.squares[c.index()];
+                        if w != 0 && !self.is_enemy(w, us) {
+                            break;
+                        }
+                        rays.cells.push(c);
+                        if w != 0 {
+                            break;
+                        }
+                    }
+                    if rays.cells.len() > start {
+                        rays.ends.push((caster, rays.cells.len() as u16));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The shadows of `seat`'s pieces: each piece's reach, every ray ending on the first
+    /// square another piece of the side could also move to.
+    pub fn shadows(&self, seat: Seat) -> Shadows {
+        self.shadows_of(self.cells_of(seat))
+    }
+
+    /// The shadows of every enemy of `seat`, together.
+    pub fn enemy_shadows(&self, seat: Seat) -> Shadows {
+        let mut pieces = CellSet::EMPTY;
+        for &e in &self.rules.enemies[seat.index()] {
+            pieces = pieces | self.by_seat[e];
+        }
+        self.shadows_of(pieces)
+    }
+
+    /// Shadows of the pieces in `pieces`; a ray is cut by the reach of another piece of the
+    /// same army.
+    fn shadows_of(&self, pieces: CellSet) -> Shadows {
+        let mut rays = Rays {
+            cells: ArrayVec::new(),
+            ends: ArrayVec::new(),
+        };
+        let mut shadows = Shadows::default();
+        // Per army, how many of its pieces reach each cell.
+        let mut cover = [[0u8; MAX_CELLS]; super::MAX_SEATS];
+        let mut reach: ArrayVec<CellSet, MAX_CASTERS> = ArrayVec::new();
+        let mut army_of: ArrayVec<usize, MAX_CASTERS> = ArrayVec::new();
+        for from in pieces.iter().take(MAX_CASTERS) {
+            let caster = shadows.casters.len() as u8;
+            let start = rays.cells.len();
+            self.push_reach_rays(from, caster, &mut rays);
+            let mut set = CellSet::EMPTY;
+            for &c in &rays.cells[start..] {
+                set.insert(c);
+            }
+            let army = seat_of(self.squares[from.index()]);
+            for c in set.iter() {
+                cover[army][c.index()] = cover[army][c.index()].saturating_add(1);
+            }
+            reach.push(set);
+            army_of.push(army);
+            shadows.casters.push((from, CellSet::EMPTY));
+        }
+        let mut start = 0usize;
+        for &(caster, end) in &rays.ends {
+            let i = caster as usize;
+            let own = &reach[i];
+            let cover = &cover[army_of[i]];
+            let shadow = &mut shadows.casters[i].1;
+            for &c in &rays.cells[start..end as usize] {
+                shadow.insert(c);
+                if cover[c.index()] > u8::from(own.contains(c)) {
+                    break;
+                }
+            }
+            start = end as usize;
+        }
+        for (_, s) in &shadows.casters {
+            shadows.all = shadows.all | *s;
+        }
+        shadows
+    }
+
+    /// Whether `seat`'s king is in check by Shadow Chess's rule: "when an opposing piece is
+    /// trained directly on it, or on its shadow": attacked itself, or some enemy piece could
+    /// move with its capturing movement onto an empty square the king could step to.
+    pub fn shadow_check(&self, seat: Seat) -> bool {
+        let Some(king) = self.king(seat) else {
+            return false;
+        };
+        let us = seat.index();
+        let occ = Plain(&self.squares);
+        if self.attacked(&occ, king, us) {
+            return true;
+        }
+        let army = &self.rules.armies[us];
+        let board = &*army.board;
+        let lines = army.lines_in_use(self.rules.triangles);
+        lines.king.iter().any(|&d| {
+            board.step(king, d).is_some_and(|c| {
+                self.squares[c.index()] == 0 && self.attacked(&occ, c, us)
+            })
+        })
+    }
+
+    /// The squares a castling king crosses, its destination included (its start left out).
+    pub(crate) fn castle_path(&self, m: Move) -> Vec<Cell> {
+        let side = self.castle_side_of(m);
+        let Some((king_to, _)) = self.castle_targets(m.from, side) else {
+            return Vec::new();
+        };
+        let us = seat_of(self.squares[m.from.index()]);
+        let army = &self.rules.armies[us];
+        let (Some(k), Some(t)) = (army.line_at(m.from), army.line_at(king_to)) else {
+            return vec![king_to];
+        };
+        let line = &army.home_line;
+        if k < t {
+            line[k + 1..=t].to_vec()
+        } else {
+            line[t..k].iter().rev().copied().collect()
+        }
+    }
+
+    /// Whether a king standing on `cell` instead of where it is would be in check by `test`,
+    /// everything else unchanged: the test of a square a castling king crosses.
+    pub(crate) fn check_if_king_stood(
+        &self,
+        seat: Seat,
+        cell: Cell,
+        test: impl Fn(&Position) -> bool,
+    ) -> bool {
+        let Some(king) = self.king(seat) else {
+            return false;
+        };
+        let mut p = self.clone();
+        let piece = p.piece_at(king);
+        p.take(king);
+        p.set_piece(cell, piece);
+        test(&p)
+    }
+
+    /// Plays a move of Shadow Chess known to be legal: the chess move, then its shadow victim
+    /// leaves the board (a capture, so the fifty-move count starts again).
+    pub fn play_shadow_unchecked(&mut self, sm: ShadowMove) {
+        self.play_unchecked(sm.mv);
+        if let Some(victim) = sm.victim {
+            self.set_piece(victim, None);
+            self.halfmoves = 0;
+        }
+    }
+
+    /// The legal moves of Shadow Chess for the seat to move: ordinary moves and captures, and
+    /// shadow captures, none leaving the mover's king in check (directly or on its shadow).
+    pub fn shadow_moves(&self) -> Vec<ShadowMove> {
+        let us = self.turn as usize;
+        let seat = Seat(self.turn);
+        let enemy = self.enemy_shadows(seat);
+        let pseudo = self.pseudo_legal_moves();
+        let mut candidates: Vec<ShadowMove> = Vec::with_capacity(pseudo.len() + 16);
+        let mut castles = ArrayVec::<Move, 4>::new();
+        let army = &self.rules.armies[us];
+        let board = &*army.board;
+        let add_victims = |m: Move, out: &mut Vec<ShadowMove>| {
+            if !enemy.all.contains(m.to) {
+                return;
+            }
+            for (caster, shadow) in enemy.iter() {
+                if shadow.contains(m.to)
+                    && !shadow.contains(m.from)
+                    && role_of(self.squares[caster.index()]) != Role::King
+                {
+                    out.push(ShadowMove {
+                        mv: m,
+                        victim: Some(caster),
+                    });
+                }
+            }
+        };
+        for &m in &pseudo {
+            if m.kind == MoveKind::Castle {
+                castles.push(m);
+                continue;
+            }
+            candidates.push(ShadowMove::plain(m));
+            let pawn = role_of(self.squares[m.from.index()]) == Role::Pawn;
+            if !pawn && self.squares[m.to.index()] == 0 {
+                add_victims(m, &mut candidates);
+            }
+        }
+        // A pawn's capturing movement is its diagonal step, onto an empty square here.
+        if !enemy.all.is_empty() {
+            for from in self.by_seat[us].iter() {
+                if role_of(self.squares[from.index()]) != Role::Pawn {
+                    continue;
+                }
+                for &d in &army.pawn.captures {
+                    let Some(to) = board.step(from, d) else {
+                        continue;
+                    };
+                    if self.squares[to.index()] != 0 || !enemy.all.contains(to) {
+                        continue;
+                    }
+                    if army.pawn.promotes(to, true) {
+                        for &role in &self.rules.promotion_roles {
+                            let kind = MoveKind::Promotion(role);
+                            add_victims(Move { from, to, kind }, &mut candidates);
+                        }
+                    } else {
+                        let kind = MoveKind::Normal;
+                        add_victims(Move { from, to, kind }, &mut candidates);
+                    }
+                }
+            }
+        }
+        let in_check = self.shadow_check(seat);
+        let watched = if in_check {
+            None
+        } else {
+            self.shadow_watch(seat)
+        };
+        let mut legal: Vec<ShadowMove> = candidates
+            .into_iter()
+            .filter(|sm| {
+                let quiet = watched.as_ref().is_some_and(|w| {
+                    sm.victim.is_none()
+                        && sm.mv.kind != MoveKind::EnPassant
+                        && !w.contains(sm.mv.from)
+                        && !w.contains(sm.mv.to)
+                        && role_of(self.squares[sm.mv.from.index()]) != Role::King
+                });
+                quiet || self.shadow_safe(*sm, seat)
+            })
+            .collect();
+        if !in_check {
+            for m in castles {
+                let path_safe = self.castle_path(m).into_iter().all(|c| {
+                    c == m.to || !self.check_if_king_stood(seat, c, |p| p.shadow_check(seat))
+                });
+                if path_safe && self.shadow_safe(ShadowMove::plain(m), seat) {
+                    legal.push(ShadowMove::plain(m));
+                }
+            }
+        }
+        legal
+    }
+
+    fn shadow_safe(&self, sm: ShadowMove, seat: Seat) -> bool {
+        let mut after = self.clone();
+        after.play_shadow_unchecked(sm);
+        !after.shadow_check(seat)
+    }
+
+    /// The squares a move must touch (leave or land on) to put `seat`'s king in check when it
+    /// is not in check now: the king's square and its neighbours (its shadow and the pieces
+    /// beside it), and every square between an enemy slider and those along the slider's lines
+    /// (a piece leaving one may open a line). `None` where lines bend (wrapped or tri-boards):
+    /// every move is tested there.
+    fn shadow_watch(&self, seat: Seat) -> Option<CellSet> {
+        let board = self.board();
+        if self.rules.triangles || board.wrap() != crate::board::Wrap::None {
+            return None;
+        }
+        let king = self.king(seat)?;
+        let (kf, kr) = board.coord(king);
+        let mut around = ArrayVec::<(i32, i32), 9>::new();
+        let mut watch = CellSet::EMPTY;
+        for df in -1..=1 {
+            for dr in -1..=1 {
+                let (f, r) = (kf as i32 + df, kr as i32 + dr);
+                if let Some(c) = board.at(f, r) {
+                    around.push((f, r));
+                    watch.insert(c);
+                }
+            }
+        }
+        for &e in &self.rules.enemies[seat.index()] {
+            for from in self.by_seat[e].iter() {
+                let role = role_of(self.squares[from.index()]);
+                if !matches!(role, Role::Bishop | Role::Rook | Role::Queen) {
+                    continue;
+                }
+                let (ef, er) = board.coord(from);
+                let (ef, er) = (ef as i32, er as i32);
+                for &(xf, xr) in &around {
+                    let (df, dr) = (xf - ef, xr - er);
+                    let straight = df == 0 || dr == 0;
+                    let diagonal = df.abs() == dr.abs();
+                    let lined = (straight && role != Role::Bishop)
+                        || (diagonal && role != Role::Rook);
+                    if (df, dr) == (0, 0) || !lined {
+                        continue;
+                    }
+                    let (sf, sr) = (df.signum(), dr.signum());
+                    let (mut f, mut r) = (ef + sf, er + sr);
+                    while (f, r) != (xf, xr) {
+                        if let Some(c) = board.at(f, r) {
+                            watch.insert(c);
+                        }
+                        f += sf;
+                        r += sr;
+                    }
+                }
+            }
+        }
+        Some(watch)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Rules;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen, Rules::chess()).unwrap()
+    }
+
+    fn labels(pos: &Position, set: &CellSet) -> Vec<String> {
+        let mut v: Vec<String> = set.iter().map(|c| pos.board().label(c).into()).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn at_the_start_half_the_pawns_cast_two_squares_and_half_one() {
+        let p = Position::startpos();
+        let shadows = p.shadows(Seat::WHITE);
+        let mut two = Vec::new();
+        for file in "abcdefgh".chars() {
+            let pawn = p.board().cell(&format!("{file}2")).unwrap();
+            if shadows.of(pawn).unwrap().len() == 2 {
+                two.push(file);
+            }
+        }
+        assert_eq!(two, ['b', 'd', 'e', 'g']);
+        let b1 = p.board().cell("b1").unwrap();
+        assert_eq!(labels(&p, shadows.of(b1).unwrap()), ["a3", "c3"]);
+    }
+
+    #[test]
+    fn a_shadow_ends_where_it_meets_another_of_its_side() {
+        // Figure 24, White's bishop on g4: its shadow toward c8 ends on e6, where the knight's
+        // shadow crosses it, so d7 is not in it.
+        let p = pos("2b4k/8/8/2N5/4P1B1/8/8/4K3 w - - 0 1");
+        let g4 = p.board().cell("g4").unwrap();
+        let shadows = p.shadows(Seat::WHITE);
+        let bishop = labels(&p, shadows.of(g4).unwrap());
+        assert!(bishop.contains(&"e6".to_string()), "{bishop:?}");
+        assert!(!bishop.contains(&"d7".to_string()), "{bishop:?}");
+    }
+}

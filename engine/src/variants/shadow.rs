@@ -1,0 +1,489 @@
+//! Shadow Chess (Will Adams, *Variations on Chess and Checkers*, chess II.1).
+//!
+//! "All pieces move and capture in the normal fashion. But there is one additional way of
+//! capturing." Every piece casts a shadow on each square it could move to; a shadow ends where
+//! it meets the shadow of another piece of the same side. Besides capturing normally, a piece
+//! captures an enemy by moving, with its normal capturing movement, from outside that enemy's
+//! shadow into it at any point; moving out of a shadow and back in does not capture. A king is
+//! in check when an enemy piece is trained on it or on its shadow. The shadows and the shadow
+//! capture are the chess machinery's ([`crate::chess::Position::shadow_moves`]); this module is
+//! the game around them. `board=cylinder` plays Cylindrical Shadow Chess (chess II.2).
+//!
+//! Interpretations (the book is silent): a shadow is cut by the squares the side's other pieces
+//! could move to; castling and en passant cast no shadow; a shadow capture lands on an empty
+//! square and takes one piece of the mover's choice; a piece is trained on a king's shadow when
+//! it could move onto an empty square of it; a castling king may not cross a square
+//! where it would be in check; only two bare kings are a draw by material (a lone knight can
+//! give shadow check).
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::Cell;
+use crate::chess::{MoveKind, MoveParseError, Position, Role, Seat, ShadowMove};
+use crate::game::{
+    EndReason, Event, Family, Game, GameError, OptionSpec, OptionValues, Options, Outcome, Prompt,
+    PromptKind, VariantInfo,
+};
+use crate::view::{View, Viewer};
+
+use super::chess::{board_option, board_view, counting_draws, start_from_options};
+
+/// Shadow Chess.
+pub struct ShadowChess;
+
+/// A game of Shadow Chess.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ShadowState {
+    position: Position,
+    /// Every move played, as written.
+    moves: Vec<String>,
+    /// Repetition keys since the last capture or pawn move.
+    repetitions: Vec<u64>,
+    /// The squares of the last move: from, to, and a shadow capture's victim.
+    last_move: Vec<Cell>,
+    seed: u64,
+}
+
+impl ShadowState {
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let pos = &self.position;
+        let turn = pos.turn();
+        if pos.shadow_moves().is_empty() {
+            return Some(if pos.shadow_check(turn) {
+                Outcome::win(vec![Seat(1 - turn.0)], EndReason::Checkmate)
+            } else {
+                Outcome::draw(EndReason::Stalemate)
+            });
+        }
+        if pos.pieces().all(|(_, p)| p.role == Role::King) {
+            return Some(Outcome::draw(EndReason::InsufficientMaterial));
+        }
+        counting_draws(pos, &self.repetitions)
+    }
+}
+
+/// How a move is written: SAN for ordinary moves; a shadow capture as the piece, its start and
+/// end, then the piece it takes in brackets: `Nc5-d7(xBc8)`, `e4-f5(xBc8)`, `d7-e8=Q(xRa8)`.
+/// Check is marked by Shadow Chess's own rule.
+fn text(pos: &Position, sm: ShadowMove) -> String {
+    let mut out = match sm.victim {
+        None => pos
+            .san(sm.mv)
+            .trim_end_matches(['+', '#'])
+            .to_string(),
+        Some(victim) => {
+            let board = pos.board();
+            let mover = pos.piece_at(sm.mv.from).map_or(Role::Pawn, |p| p.role);
+            let letter = if mover == Role::Pawn {
+                String::new()
+            } else {
+                mover.upper_char().to_string()
+            };
+            let promotion = sm
+                .mv
+                .promotion()
+                .map(|r| format!("={}", r.upper_char()))
+                .unwrap_or_default();
+            let taken = pos.piece_at(victim).map_or('?', |p| p.role.upper_char());
+            format!(
+                "{letter}{}-{}{promotion}(x{taken}{})",
+                board.label(sm.mv.from),
+                board.label(sm.mv.to),
+                board.label(victim)
+            )
+        }
+    };
+    let mut after = pos.clone();
+    after.play_shadow_unchecked(sm);
+    if after.shadow_check(after.turn()) {
+        out.push(if after.shadow_moves().is_empty() {
+            '#'
+        } else {
+            '+'
+        });
+    }
+    out
+}
+
+/// Reads a shadow capture (`Nc5-d7(xc8)`, the victim's letter optional) and, if it is not
+/// legal, says exactly why.
+fn parse_shadow_capture(
+    pos: &Position,
+    legal: &[ShadowMove],
+    typed: &str,
+) -> Result<ShadowMove, MoveParseError> {
+    let board = pos.board();
+    let compact: String = typed
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .trim_end_matches(['+', '#', '!', '?'])
+        .to_string();
+    let unreadable = || MoveParseError::Unreadable {
+        text: typed.to_string(),
+    };
+    let illegal = |reason: String| MoveParseError::Illegal {
+        text: typed.to_string(),
+        reason,
+    };
+    let (base, victim) = compact.split_once("(x").ok_or_else(unreadable)?;
+    let victim = victim.trim_end_matches(')');
+    let victim = victim.trim_start_matches(|c: char| "KQRBNP".contains(c));
+    let victim = board.cell(victim).ok_or_else(unreadable)?;
+    let base = base.trim_start_matches(|c: char| "KQRBN".contains(c));
+    let (base, promotion) = match base.split_once('=') {
+        Some((b, r)) => (
+            b,
+            Some(
+                r.chars()
+                    .next()
+                    .and_then(Role::from_char)
+                    .ok_or_else(unreadable)?,
+            ),
+        ),
+        None => (base, None),
+    };
+    let (from, to) = base
+        .split_once(['-', 'x'])
+        .or_else(|| (base.len() == 4).then(|| base.split_at(2)))
+        .ok_or_else(unreadable)?;
+    let from = board.cell(from).ok_or_else(unreadable)?;
+    let to = board.cell(to).ok_or_else(unreadable)?;
+    let us = pos.turn();
+    let name = |cell: Cell| {
+        pos.piece_at(cell)
+            .map(|p| format!("the {} on {}", p.role.name(), board.label(cell)))
+            .unwrap_or_else(|| board.label(cell).to_string())
+    };
+    let mover = match pos.piece_at(from) {
+        Some(p) if p.seat == us => p,
+        _ => {
+            return Err(illegal(format!(
+                "there is no piece of yours on {}",
+                board.label(from)
+            )))
+        }
+    };
+    let found = legal.iter().find(|sm| {
+        sm.victim == Some(victim)
+            && sm.mv.from == from
+            && sm.mv.to == to
+            && sm.mv.promotion() == promotion
+    });
+    if let Some(sm) = found {
+        return Ok(*sm);
+    }
+    let target = pos.piece_at(victim);
+    let reason = match target {
+        None => format!("there is no piece on {} to take", board.label(victim)),
+        Some(p) if p.seat == us => format!("{} is your own", name(victim)),
+        Some(p) if p.role == Role::King => {
+            "a king is never taken: it is checkmated instead".to_string()
+        }
+        Some(_) if pos.piece_at(to).is_some() => format!(
+            "{} is not empty: a shadow capture ends on an empty square",
+            board.label(to)
+        ),
+        Some(_) => {
+            let shadows = pos.shadows(pos.piece_at(victim).map_or(us, |p| p.seat));
+            let shadow = shadows.of(victim).copied().unwrap_or_default();
+            let straight_pawn = mover.role == Role::Pawn
+                && board.coord(from).0 == board.coord(to).0;
+            let moves_there = pos
+                .reach(from, mover.role, us)
+                .contains(&to)
+                || pos.pseudo_legal_moves().iter().any(|m| m.from == from && m.to == to);
+            if straight_pawn {
+                "a pawn captures only with its diagonal step: advancing into a shadow takes \
+                 nothing"
+                    .to_string()
+            } else if !moves_there {
+                format!(
+                    "{} cannot move from {} to {}",
+                    name(from),
+                    board.label(from),
+                    board.label(to)
+                )
+            } else if !shadow.contains(to) {
+                format!("{} is not in the shadow of {}", board.label(to), name(victim))
+            } else if shadow.contains(from) {
+                format!(
+                    "{} already stands in the shadow of {}: moving within a shadow takes nothing",
+                    name(from),
+                    name(victim)
+                )
+            } else if promotion.is_some() != promotes(pos, from, to) {
+                "a pawn reaching the last rank must promote (add =Q, =R, =B or =N)".to_string()
+            } else {
+                "it would leave your king in check (on it or on its shadow)".to_string()
+            }
+        }
+    };
+    Err(illegal(reason))
+}
+
+/// Whether a pawn of the side to move going from `from` to `to` would promote.
+fn promotes(pos: &Position, from: Cell, to: Cell) -> bool {
+    pos.piece_at(from).is_some_and(|p| p.role == Role::Pawn)
+        && pos.rules().promotion_zone(pos.turn().index()).contains(to)
+}
+
+fn parse(pos: &Position, text: &str) -> Result<ShadowMove, GameError> {
+    let legal = pos.shadow_moves();
+    if text.contains("(x") || text.contains("( x") {
+        return Ok(parse_shadow_capture(pos, &legal, text)?);
+    }
+    let m = pos.parse_move(text)?;
+    let sm = ShadowMove::plain(m);
+    if legal.contains(&sm) {
+        return Ok(sm);
+    }
+    let reason = if m.kind == MoveKind::Castle {
+        "the king may not castle out of, through or into check (on it or on its shadow)"
+    } else {
+        "it would leave your king in check on its shadow"
+    };
+    Err(GameError::Move(MoveParseError::Illegal {
+        text: text.trim().to_string(),
+        reason: reason.to_string(),
+    }))
+}
+
+/// The value of `/board show:` that shades one side's shadows.
+fn shadow_side(show: &str) -> Result<Option<Seat>, GameError> {
+    match show.trim().to_ascii_lowercase().as_str() {
+        "white" | "white-shadows" => Ok(Some(Seat::WHITE)),
+        "black" | "black-shadows" => Ok(Some(Seat::BLACK)),
+        "none" | "" => Ok(None),
+        other => Err(GameError::BadOption(format!(
+            "Shadow Chess can show `white` or `black` shadows (or `none`), not `{other}`"
+        ))),
+    }
+}
+
+impl Game for ShadowChess {
+    type State = ShadowState;
+    type Action = ShadowMove;
+
+    fn info(&self) -> &VariantInfo {
+        static INFO: std::sync::OnceLock<VariantInfo> = std::sync::OnceLock::new();
+        INFO.get_or_init(|| VariantInfo {
+            id: "shadow",
+            aliases: &["shadow-chess"],
+            name: "Shadow Chess",
+            family: Family::Chess,
+            seat_counts: &[2],
+            options: vec![
+                board_option(),
+                OptionSpec {
+                    key: "fen",
+                    help: "start from this position (FEN) instead of the usual array",
+                    default: None,
+                    values: OptionValues::Text,
+                },
+            ],
+            hidden_information: false,
+            simultaneous: false,
+            rules: "Chess, with one more way to capture. Every piece casts a shadow on each \
+                    square it could move to; a shadow ends on the first square that another \
+                    piece of its own side could also move to. Besides capturing normally, a \
+                    piece captures an enemy by moving, with its normal capturing movement (a \
+                    pawn: its diagonal step), from outside that enemy's shadow onto an empty \
+                    square in it: write the move and the victim, as Nc5-d7(xBc8). A piece \
+                    already in the shadow takes nothing by moving within it, nor does a pawn \
+                    advancing. A king is in check when attacked directly or on its shadow (an \
+                    enemy piece could move onto an empty square the king could step to), and \
+                    must not be left so. Checkmate wins; stalemate, two bare kings, fifty \
+                    moves and threefold repetition draw. /board show:white or show:black shades \
+                    a side's shadows.\n\
+                    Interpretations (the book is silent): a shadow is cut by the squares the \
+                    side's other pieces could move to (not by their own cut shadows); castling \
+                    and en passant cast no shadow; a shadow capture lands on an empty square and \
+                    takes one piece of the mover's choice; a castling king may not cross a \
+                    square where it would be in check; a piece is trained on the king's shadow \
+                    when it could move onto an empty square of it, wherever it stands.\n\
+                    board=cylinder is Cylindrical Shadow Chess: the a- and h-files touch.",
+            source: "Will Adams, Variations on Chess and Checkers (chess II.1-2)",
+        })
+    }
+
+    fn setup(&self, options: &Options, _seats: usize, seed: u64) -> Result<ShadowState, GameError> {
+        let position = start_from_options(options)?;
+        Ok(ShadowState {
+            repetitions: vec![position.repetition_key()],
+            position,
+            moves: Vec::new(),
+            last_move: Vec::new(),
+            seed,
+        })
+    }
+
+    fn prompts(&self, state: &ShadowState) -> Vec<Prompt> {
+        if state.outcome().is_some() {
+            return Vec::new();
+        }
+        let turn = state.position.turn();
+        vec![Prompt {
+            seat: turn,
+            kind: PromptKind::Move,
+            text: format!("{} to move", turn.colour_name()),
+        }]
+    }
+
+    fn legal(&self, state: &ShadowState, seat: Seat) -> Vec<ShadowMove> {
+        if seat != state.position.turn() || state.outcome().is_some() {
+            return Vec::new();
+        }
+        state.position.shadow_moves()
+    }
+
+    fn action_text(&self, state: &ShadowState, action: &ShadowMove) -> String {
+        text(&state.position, *action)
+    }
+
+    fn parse(&self, state: &ShadowState, seat: Seat, text: &str) -> Result<ShadowMove, GameError> {
+        let turn = state.position.turn();
+        if seat != turn {
+            return Err(GameError::NotYourTurn(format!(
+                "{} to move",
+                turn.colour_name()
+            )));
+        }
+        parse(&state.position, text)
+    }
+
+    fn apply(
+        &self,
+        state: &mut ShadowState,
+        seat: Seat,
+        action: ShadowMove,
+    ) -> Result<Vec<Event>, GameError> {
+        let pos = &state.position;
+        if seat != pos.turn() {
+            return Err(GameError::NotYourTurn(format!(
+                "{} to move",
+                pos.turn().colour_name()
+            )));
+        }
+        if !pos.shadow_moves().contains(&action) {
+            return Err(GameError::Refused(
+                "that move is not legal in this position".into(),
+            ));
+        }
+        let written = text(pos, action);
+        let number = pos.fullmoves();
+        let king_lands = match action.mv.kind {
+            MoveKind::Castle => None,
+            _ => Some(action.mv.to),
+        };
+        state.position.play_shadow_unchecked(action);
+        if state.position.halfmoves() == 0 {
+            state.repetitions.clear();
+        }
+        state.repetitions.push(state.position.repetition_key());
+        state.last_move = vec![
+            action.mv.from,
+            king_lands.unwrap_or_else(|| state.position.king(seat).unwrap_or(action.mv.to)),
+        ];
+        state.last_move.extend(action.victim);
+        let dots = if seat == Seat::WHITE { "." } else { "..." };
+        let mut events = vec![Event::Public(format!(
+            "{} played {number}{dots} {written}",
+            seat.colour_name()
+        ))];
+        state.moves.push(written);
+        if let Some(outcome) = state.outcome() {
+            events.push(Event::GameOver(outcome));
+        }
+        Ok(events)
+    }
+
+    fn view(&self, state: &ShadowState, viewer: Viewer) -> View {
+        let pos = &state.position;
+        let outcome = state.outcome();
+        let mut view = board_view(self.info().id, pos, viewer);
+        view.last_move = state.last_move.clone();
+        let turn = pos.turn();
+        let in_check = pos.shadow_check(turn);
+        if in_check {
+            view.checks = pos.king(turn).into_iter().collect();
+        }
+        view.status = match &outcome {
+            Some(o) => o.to_string(),
+            None if in_check => format!("{} to move, in check", turn.colour_name()),
+            None => format!("{} to move", turn.colour_name()),
+        };
+        if outcome.is_none() {
+            view.to_act = vec![turn];
+        }
+        view
+    }
+
+    fn view_showing(
+        &self,
+        state: &ShadowState,
+        viewer: Viewer,
+        show: &str,
+    ) -> Result<View, GameError> {
+        let mut view = self.view(state, viewer);
+        if let Some(side) = shadow_side(show)? {
+            let shadows = state.position.shadows(side);
+            view.tinted = shadows.all().iter().map(|c| (c, side)).collect();
+            view.status = format!("{} ({}'s shadows shaded)", view.status, side.colour_name());
+        }
+        Ok(view)
+    }
+
+    fn showable(&self) -> &'static [&'static str] {
+        &["white", "black", "none"]
+    }
+
+    fn outcome(&self, state: &ShadowState) -> Option<Outcome> {
+        state.outcome()
+    }
+
+    fn perft(&self, state: &ShadowState, depth: u32) -> Option<u64> {
+        Some(perft(&state.position, depth))
+    }
+
+    fn divide(&self, state: &ShadowState, depth: u32) -> Option<Vec<(String, u64)>> {
+        let pos = &state.position;
+        Some(
+            pos.shadow_moves()
+                .into_iter()
+                .map(|sm| {
+                    let mut after = pos.clone();
+                    after.play_shadow_unchecked(sm);
+                    (text(pos, sm), perft(&after, depth.saturating_sub(1)))
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Shadow Chess perft: every legal move, shadow captures one per victim.
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.shadow_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .into_iter()
+        .map(|sm| {
+            let mut after = pos.clone();
+            after.play_shadow_unchecked(sm);
+            perft(&after, depth - 1)
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests;
