@@ -4,17 +4,19 @@
 //! use engine::registry;
 //! assert_eq!(registry::variant("960").unwrap().info().id, "chess960");
 //! let err = registry::variant("chezz").unwrap_err();
-//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens, tri-checkers, tri-stax, tri-queens, superchess, betza, shadow"), "{err}");
+//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens, tri-checkers, tri-stax, tri-queens, superchess, betza, shadow, half-alice, adrenaline"), "{err}");
 //! ```
 
 use crate::game::{AnyGame, GameError};
 use crate::variants::{
+    adrenaline::Adrenaline,
     betza::Betza,
     checkers::{CHECKERS, QUEENS, STAX},
     chess::Chess,
     chess960::Chess960,
     crowded_house::CrowdedHouse,
     doubles::Doubles,
+    half_alice::HalfAlice,
     masquerade::Masquerade,
     shadow::ShadowChess,
     superchess::Superchess,
@@ -25,7 +27,7 @@ use crate::variants::{
     zombie::Zombie,
 };
 
-static VARIANTS: [&dyn AnyGame; 18] = [
+static VARIANTS: [&dyn AnyGame; 20] = [
     &Chess,
     &Chess960,
     &Doubles,
@@ -44,6 +46,8 @@ static VARIANTS: [&dyn AnyGame; 18] = [
     &Superchess,
     &Betza,
     &ShadowChess,
+    &HalfAlice,
+    &Adrenaline,
 ];
 
 /// All variants, in the order `/variants` lists them.

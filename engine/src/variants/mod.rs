@@ -1,12 +1,14 @@
 //! One module per game. A variant composes a board, an army setup and machinery, and adds
 //! only its own twist.
 
+pub mod adrenaline;
 pub mod betza;
 pub mod checkers;
 pub mod chess;
 pub mod chess960;
 pub mod crowded_house;
 pub mod doubles;
+pub mod half_alice;
 pub mod masquerade;
 pub mod patterns;
 pub mod shadow;
