@@ -168,6 +168,11 @@ fn two_hundred_games_of_each_four_player_mode() {
 /// A hundred random games of `variant` for each (players, options) run, half the runs on a
 /// second thread; every game must finish without error. Returns everything printed.
 fn a_hundred_games_each(variant: &str, runs: &[(usize, &[&str])], seed: u64) -> String {
+    games_each(variant, runs, 100, seed)
+}
+
+/// `games` random games of `variant` for each (seats, options), on two threads.
+fn games_each(variant: &str, runs: &[(usize, &[&str])], games: usize, seed: u64) -> String {
     let play = |(seats, options): &(usize, &[&str])| -> String {
         let options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
         let mut out = Vec::new();
@@ -179,12 +184,12 @@ fn a_hundred_games_each(variant: &str, runs: &[(usize, &[&str])], seed: u64) -> 
             max_actions: 30_000,
             ..Settings::default()
         };
-        let result = bot::cli::playout(variant, &options, 100, settings, &mut out);
+        let result = bot::cli::playout(variant, &options, games, settings, &mut out);
         let printed = String::from_utf8(out).unwrap();
         assert!(result.is_ok(), "{variant} {seats} {options:?}: {printed}");
         assert_eq!(
             printed.lines().last(),
-            Some("100 games, 100 finished, 0 errors"),
+            Some(format!("{games} games, {games} finished, 0 errors").as_str()),
             "{variant} {seats} {options:?}"
         );
         printed
@@ -353,4 +358,24 @@ fn a_hundred_games_of_betza_for_every_count() {
         printed.contains("by checkmate"),
         "no game ended by checkmate"
     );
+}
+
+/// Chess with a twist: Shadow and Cylindrical Chess (and both together), Half Alice with either
+/// supply of checkers, and Adrenaline, 200 random games of each.
+#[test]
+fn two_hundred_games_of_each_chess_with_a_twist() {
+    let runs: [(&str, &[&str]); 6] = [
+        ("adrenaline", &[]),
+        ("shadow", &[]),
+        ("shadow", &["board=cylinder"]),
+        ("chess", &["board=cylinder"]),
+        ("half-alice", &["checkers=12"]),
+        ("half-alice", &["checkers=16"]),
+    ];
+    let mut mates = Vec::new();
+    for (variant, options) in runs {
+        let printed = games_each(variant, &[(2, options)], 200, 15_015);
+        mates.push((variant, printed.contains("by checkmate")));
+    }
+    assert!(mates.iter().all(|(_, mated)| *mated), "{mates:?}");
 }

@@ -209,6 +209,10 @@ pub fn king_threatened(pos: &Position, charges: &[u8], seat: Seat) -> bool {
 
 /// The square whose piece a move captures, if any.
 fn capture_square(pos: &Position, m: Move) -> Option<Cell> {
+    if m.kind == MoveKind::Castle {
+        // `to` names the castling rook, which is not taken.
+        return None;
+    }
     if m.kind == MoveKind::EnPassant {
         // The victim stands beside the landing square, on the mover's starting rank.
         let board = pos.board();
@@ -561,8 +565,19 @@ impl AdrenalineState {
                         "adrenaline is given only after a capture, at the end of that turn",
                     ));
                 }
-                let pseudo = self.position.pseudo_legal_moves();
-                Action::Move(self.position.parse_move_among(typed, &pseudo)?)
+                // Read among the legal moves first (their notation is disambiguated among
+                // them), then among all that move so, to say why one is refused.
+                let legal = self.regular_moves(&self.legal());
+                match self.position.parse_move_among(typed, &legal) {
+                    Ok(m) => return Ok(Action::Move(m)),
+                    Err(first) => {
+                        let pseudo = self.position.pseudo_legal_moves();
+                        match self.position.parse_move_among(typed, &pseudo) {
+                            Ok(m) => Action::Move(m),
+                            Err(_) => return Err(GameError::Move(first)),
+                        }
+                    }
+                }
             }
             Stage::Steps { at, .. } => {
                 if ["stop", "done", "end", "pass"]
