@@ -45,6 +45,9 @@ pub enum Command {
 
     Board {
         game: Option<GameId>,
+        /// Something more to draw, where the game offers it (Shadow Chess: `white` or `black`
+        /// shadows).
+        show: Option<String>,
     },
     Resign {
         game: Option<GameId>,
@@ -142,7 +145,7 @@ pub async fn run(
         Command::Move { text, game } => service.act(user, place, game, &text).await,
         Command::Secret { text, game } => service.secret(user, place, game, &text).await,
         Command::Moves { game } => service.moves(user, place, game).await,
-        Command::Board { game } => service.board(user, place, game).await,
+        Command::Board { game, show } => service.board(user, place, game, show).await,
         Command::Resign { game } => service.resign(user, place, game).await,
         Command::Draw { choice, game } => service.draw(user, place, game, choice).await,
         Command::Games => service.games(user).await,
@@ -234,8 +237,8 @@ pub fn parse_game(text: &str) -> Result<GameId, String> {
 pub fn parse_text(name: &str, args: &str) -> Result<Command, String> {
     let mut positional: Vec<String> = Vec::new();
     let mut named: Vec<(String, String)> = Vec::new();
-    const NAMES: [&str; 7] = [
-        "game", "variant", "options", "move", "players", "decision", "choice",
+    const NAMES: [&str; 8] = [
+        "game", "variant", "options", "move", "players", "decision", "choice", "show",
     ];
     for word in args.split_whitespace() {
         match word.split_once(':') {
@@ -309,6 +312,7 @@ pub fn parse_text(name: &str, args: &str) -> Result<Command, String> {
             game: game(&mut named, &mut pos)?,
         },
         "board" => Command::Board {
+            show: take("show", &mut named),
             game: game(&mut named, &mut pos)?,
         },
         "moves" => Command::Moves {

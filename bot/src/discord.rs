@@ -1074,11 +1074,14 @@ async fn secret(
 async fn board(
     ctx: Context<'_>,
     #[description = "The game's number (default: this thread's game)"] game: Option<i64>,
+    #[description = "Something more to draw, where the game offers it (Shadow Chess: white or black shadows)"]
+    show: Option<String>,
 ) -> Result<(), Error> {
     respond(
         ctx,
         Command::Board {
             game: game_id(game),
+            show,
         },
     )
     .await

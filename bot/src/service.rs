@@ -13,7 +13,7 @@ use engine::game::{
     AnyGame, AnyState, EndReason, Event, GameError, Options, Outcome, Prompt, PromptKind,
 };
 use engine::registry;
-use engine::view::{Panel, Viewer};
+use engine::view::{Panel, View, Viewer};
 use engine::Seat;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -1333,7 +1333,12 @@ impl Service {
     }
 
     fn picture(&self, g: &Loaded, viewer: Viewer) -> Result<Vec<u8>, ServiceError> {
-        let mut view = g.game.view(g.state()?, viewer)?;
+        let view = g.game.view(g.state()?, viewer)?;
+        self.render_view(g, view)
+    }
+
+    /// A view drawn with the players' names and, once the game is over, its result.
+    fn render_view(&self, g: &Loaded, mut view: View) -> Result<Vec<u8>, ServiceError> {
         for s in &g.seats {
             if let Some(name) = view.players.get_mut(s.seat as usize) {
                 *name = s.user_name.clone();
@@ -1369,12 +1374,14 @@ impl Service {
         Ok((id, g))
     }
 
-    /// `/board`: the board from the user's own side (or a spectator's), with the game's state.
+    /// `/board`: the board from the user's own side (or a spectator's), with the game's state;
+    /// `show` asks for more drawn on it where the game offers it (Shadow Chess's shadows).
     pub async fn board(
         &self,
         user: &User,
         place: &Place,
         named: Option<GameId>,
+        show: Option<String>,
     ) -> Result<Reply, ServiceError> {
         let (id, g) = self.look(user, place, named).await?;
         if g.row.status == Status::Aborted {
@@ -1408,9 +1415,23 @@ impl Service {
                 describe_duration(deadline - self.now())
             ));
         }
+        let image = match show.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+            None => self.picture(&g, viewer)?,
+            Some(show) => {
+                let offered = g.game.showable();
+                if offered.is_empty() {
+                    return refuse(format!(
+                        "{} has nothing more to show on its board",
+                        g.name()
+                    ));
+                }
+                let view = g.game.view_showing(g.state()?, viewer, show)?;
+                self.render_view(&g, view)?
+            }
+        };
         Ok(Reply {
             text,
-            image: Some(self.picture(&g, viewer)?),
+            image: Some(image),
         })
     }
 
