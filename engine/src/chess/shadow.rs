@@ -30,7 +30,7 @@
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
-use super::{role_of, seat_of, Move, MoveKind, Plain, Position, Role, Seat};
+use super::{role_of, seat_of, Move, MoveKind, Occupancy, Patch, Plain, Position, Role, Seat};
 use crate::board::{Cell, CellSet, MAX_CELLS};
 
 /// The most pieces of one side whose shadows are kept.
@@ -362,24 +362,53 @@ impl Position {
             }
         }
         let in_check = self.shadow_check(seat);
-        let watched = if in_check {
+        let watch = if in_check {
             None
         } else {
             self.shadow_watch(seat)
         };
-        let mut legal: Vec<ShadowMove> = candidates
-            .into_iter()
-            .filter(|sm| {
-                let quiet = watched.as_ref().is_some_and(|w| {
-                    sm.victim.is_none()
-                        && sm.mv.kind != MoveKind::EnPassant
-                        && !w.contains(sm.mv.from)
-                        && !w.contains(sm.mv.to)
-                        && role_of(self.squares[sm.mv.from.index()]) != Role::King
-                });
-                quiet || self.shadow_safe(*sm, seat)
-            })
-            .collect();
+        let king = self.king(seat);
+        // Whether each cell is attacked with the king lifted off the board, asked lazily: a
+        // king stepping to an empty square is safe when neither that square nor any empty
+        // square beside it is (it cannot block a line to a neighbour without standing on it).
+        let mut lifted = [0u8; MAX_CELLS];
+        let mut attacked_without_king = |c: Cell| -> bool {
+            if lifted[c.index()] == 0 {
+                let patch = Patch {
+                    squares: &self.squares,
+                    vacated: [king.map_or(super::NO_CELL, |k| k.0), super::NO_CELL],
+                    filled: [(super::NO_CELL, 0); 2],
+                };
+                lifted[c.index()] = 1 + u8::from(self.attacked(&patch, c, us));
+            }
+            lifted[c.index()] == 2
+        };
+        let lines = army.lines_in_use(self.rules.triangles);
+        let mut legal: Vec<ShadowMove> = Vec::with_capacity(candidates.len());
+        for sm in candidates {
+            let m = sm.mv;
+            let plain = sm.victim.is_none() && m.kind != MoveKind::EnPassant;
+            let safe = if plain && Some(m.from) == king && self.squares[m.to.index()] == 0 {
+                !attacked_without_king(m.to)
+                    && !lines.king.iter().any(|&d| {
+                        board.step(m.to, d).is_some_and(|c| {
+                            (Some(c) == king || self.squares[c.index()] == 0)
+                                && attacked_without_king(c)
+                        })
+                    })
+            } else {
+                match &watch {
+                    Some(w) if plain && !w.shields.contains(m.from) && Some(m.from) != king => {
+                        // Only the square it leaves can join the king's shadow.
+                        !w.near.contains(m.from) || !self.leaves_attacked_square(sm, us)
+                    }
+                    _ => self.shadow_safe(sm, seat),
+                }
+            };
+            if safe {
+                legal.push(sm);
+            }
+        }
         if !in_check {
             for m in castles {
                 let path_safe = self.castle_path(m).into_iter().all(|c| {
@@ -393,66 +422,96 @@ impl Position {
         legal
     }
 
+    /// Whether a move leaves `seat`'s king out of shadow check, read through a patch of the
+    /// board (castling, which moves two pieces, is played on a copy).
     fn shadow_safe(&self, sm: ShadowMove, seat: Seat) -> bool {
-        let mut after = self.clone();
-        after.play_shadow_unchecked(sm);
-        !after.shadow_check(seat)
+        let m = sm.mv;
+        if m.kind == MoveKind::Castle {
+            let mut after = self.clone();
+            after.play_shadow_unchecked(sm);
+            return !after.shadow_check(seat);
+        }
+        let us = seat.index();
+        let moving = self.squares[m.from.index()];
+        let placed = match m.kind {
+            MoveKind::Promotion(r) => super::pack(us as u8, r),
+            MoveKind::PromotionFor(r, army) => super::pack(army.0, r),
+            _ => moving,
+        };
+        let taken = sm
+            .victim
+            .or_else(|| self.en_passant_victim(m, us))
+            .map_or(super::NO_CELL, |c| c.0);
+        let patch = Patch {
+            squares: &self.squares,
+            vacated: [m.from.0, taken],
+            filled: [(m.to.0, placed), (super::NO_CELL, 0)],
+        };
+        let king = if role_of(moving) == Role::King {
+            m.to
+        } else {
+            match self.king(seat) {
+                Some(k) => k,
+                None => return true,
+            }
+        };
+        if self.attacked(&patch, king, us) {
+            return false;
+        }
+        let army = &self.rules.armies[us];
+        let board = &*army.board;
+        let lines = army.lines_in_use(self.rules.triangles);
+        !lines.king.iter().any(|&d| {
+            board
+                .step(king, d)
+                .is_some_and(|c| patch.get(c) == 0 && self.attacked(&patch, c, us))
+        })
     }
 
-    /// The squares a move must touch (leave or land on) to put `seat`'s king in check when it
-    /// is not in check now: the king's square and its neighbours (its shadow and the pieces
-    /// beside it), and every square between an enemy slider and those along the slider's lines
-    /// (a piece leaving one may open a line). `None` where lines bend (wrapped or tri-boards):
-    /// every move is tested there.
-    fn shadow_watch(&self, seat: Seat) -> Option<CellSet> {
-        let board = self.board();
-        if self.rules.triangles || board.wrap() != crate::board::Wrap::None {
+    /// What a move must touch to put `seat`'s king in check when it is not in check now: the
+    /// king's square and its neighbours (its shadow and the pieces beside it), and the pieces
+    /// that alone shield the king or an empty square of its shadow from an enemy slider (moving
+    /// one may open the line). `None` on tri-boards, where every move is tested.
+    fn shadow_watch(&self, seat: Seat) -> Option<Watch> {
+        if self.rules.triangles {
             return None;
         }
+        let us = seat.index();
         let king = self.king(seat)?;
-        let (kf, kr) = board.coord(king);
-        let mut around = ArrayVec::<(i32, i32), 9>::new();
-        let mut watch = CellSet::EMPTY;
-        for df in -1..=1 {
-            for dr in -1..=1 {
-                let (f, r) = (kf as i32 + df, kr as i32 + dr);
-                if let Some(c) = board.at(f, r) {
-                    around.push((f, r));
-                    watch.insert(c);
+        let army = &self.rules.armies[us];
+        let board = &*army.board;
+        let lines = army.lines_in_use(self.rules.triangles);
+        let mut shields = self.pin_candidates(king, us);
+        let mut near = CellSet::EMPTY;
+        near.insert(king);
+        for &d in lines.king {
+            if let Some(c) = board.step(king, d) {
+                near.insert(c);
+                if self.squares[c.index()] == 0 {
+                    shields = shields | self.pin_candidates(c, us);
                 }
             }
         }
-        for &e in &self.rules.enemies[seat.index()] {
-            for from in self.by_seat[e].iter() {
-                let role = role_of(self.squares[from.index()]);
-                if !matches!(role, Role::Bishop | Role::Rook | Role::Queen) {
-                    continue;
-                }
-                let (ef, er) = board.coord(from);
-                let (ef, er) = (ef as i32, er as i32);
-                for &(xf, xr) in &around {
-                    let (df, dr) = (xf - ef, xr - er);
-                    let straight = df == 0 || dr == 0;
-                    let diagonal = df.abs() == dr.abs();
-                    let lined = (straight && role != Role::Bishop)
-                        || (diagonal && role != Role::Rook);
-                    if (df, dr) == (0, 0) || !lined {
-                        continue;
-                    }
-                    let (sf, sr) = (df.signum(), dr.signum());
-                    let (mut f, mut r) = (ef + sf, er + sr);
-                    while (f, r) != (xf, xr) {
-                        if let Some(c) = board.at(f, r) {
-                            watch.insert(c);
-                        }
-                        f += sf;
-                        r += sr;
-                    }
-                }
-            }
-        }
-        Some(watch)
+        Some(Watch { shields, near })
     }
+
+    /// Whether the square a piece leaves beside its king is attacked once it has left (the
+    /// move's landing square may block a line to it).
+    fn leaves_attacked_square(&self, sm: ShadowMove, us: usize) -> bool {
+        let m = sm.mv;
+        let patch = Patch {
+            squares: &self.squares,
+            vacated: [m.from.0, super::NO_CELL],
+            filled: [(m.to.0, self.squares[m.from.index()]), (super::NO_CELL, 0)],
+        };
+        self.attacked(&patch, m.from, us)
+    }
+}
+
+/// See [`Position::shadow_watch`].
+struct Watch {
+    shields: CellSet,
+    near: CellSet,
 }
 
 #[cfg(test)]
