@@ -684,12 +684,8 @@ pub trait AnyGame: Send + Sync {
     ) -> Result<(String, Vec<Event>), GameError>;
     fn view(&self, state: &AnyState, viewer: Viewer) -> Result<View, GameError>;
     /// The view with more shown (see [`Game::view_showing`]).
-    fn view_showing(
-        &self,
-        state: &AnyState,
-        viewer: Viewer,
-        show: &str,
-    ) -> Result<View, GameError>;
+    fn view_showing(&self, state: &AnyState, viewer: Viewer, show: &str)
+        -> Result<View, GameError>;
     /// What `/board show:` may ask (see [`Game::showable`]).
     fn showable(&self) -> &'static [&'static str];
     fn outcome(&self, state: &AnyState) -> Result<Option<Outcome>, GameError>;

@@ -65,7 +65,12 @@ pub fn render_image(view: &View) -> RgbImage {
         );
     }
     for &(cell, _) in &view.tinted {
-        tint_polygon(&mut img, &layout.polygon(board, cell), palette::SHADED, 0.45);
+        tint_polygon(
+            &mut img,
+            &layout.polygon(board, cell),
+            palette::SHADED,
+            0.45,
+        );
     }
     for &cell in &view.checks {
         tint_polygon(&mut img, &layout.polygon(board, cell), palette::CHECK, 0.65);

@@ -159,6 +159,27 @@ impl FromIterator<Cell> for CellSet {
     }
 }
 
+impl std::ops::BitAnd for CellSet {
+    type Output = CellSet;
+    fn bitand(mut self, rhs: CellSet) -> CellSet {
+        for (a, b) in self.0.iter_mut().zip(rhs.0) {
+            *a &= b;
+        }
+        self
+    }
+}
+
+impl CellSet {
+    /// The cells of `self` not in `other`.
+    #[inline]
+    pub fn without(mut self, other: CellSet) -> CellSet {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a &= !b;
+        }
+        self
+    }
+}
+
 impl std::ops::BitOr for CellSet {
     type Output = CellSet;
     fn bitor(mut self, rhs: CellSet) -> CellSet {

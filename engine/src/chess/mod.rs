@@ -16,10 +16,10 @@
 
 mod fen;
 mod perft;
-mod shadow;
 mod rules;
 mod san;
 mod setup;
+mod shadow;
 mod stored;
 
 use std::fmt;

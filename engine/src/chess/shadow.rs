@@ -46,7 +46,10 @@ pub struct Shadows {
 impl Shadows {
     /// The shadow of the piece on `cell`, if a piece of this side stands there.
     pub fn of(&self, cell: Cell) -> Option<&CellSet> {
-        self.casters.iter().find(|(c, _)| *c == cell).map(|(_, s)| s)
+        self.casters
+            .iter()
+            .find(|(c, _)| *c == cell)
+            .map(|(_, s)| s)
     }
     /// Every square in some shadow of the side.
     pub fn all(&self) -> CellSet {
@@ -189,8 +192,9 @@ impl Position {
             ends: ArrayVec::new(),
         };
         let mut shadows = Shadows::default();
-        // Per army, how many of its pieces reach each cell.
-        let mut cover = [[0u8; MAX_CELLS]; super::MAX_SEATS];
+        // Per army, the cells one of its pieces reaches, and those two or more reach.
+        let mut once = [CellSet::EMPTY; super::MAX_SEATS];
+        let mut twice = [CellSet::EMPTY; super::MAX_SEATS];
         let mut reach: ArrayVec<CellSet, MAX_CASTERS> = ArrayVec::new();
         let mut army_of: ArrayVec<usize, MAX_CASTERS> = ArrayVec::new();
         for from in pieces.iter().take(MAX_CASTERS) {
@@ -202,22 +206,26 @@ impl Position {
                 set.insert(c);
             }
             let army = seat_of(self.squares[from.index()]);
-            for c in set.iter() {
-                cover[army][c.index()] = cover[army][c.index()].saturating_add(1);
-            }
+            twice[army] = twice[army] | (once[army] & set);
+            once[army] = once[army] | set;
             reach.push(set);
             army_of.push(army);
             shadows.casters.push((from, CellSet::EMPTY));
         }
+        // What each piece's rays are cut by: the reach of the other pieces of its army.
+        let others: ArrayVec<CellSet, MAX_CASTERS> = reach
+            .iter()
+            .zip(&army_of)
+            .map(|(own, &army)| twice[army] | once[army].without(*own))
+            .collect();
         let mut start = 0usize;
         for &(caster, end) in &rays.ends {
             let i = caster as usize;
-            let own = &reach[i];
-            let cover = &cover[army_of[i]];
+            let cut = &others[i];
             let shadow = &mut shadows.casters[i].1;
             for &c in &rays.cells[start..end as usize] {
                 shadow.insert(c);
-                if cover[c.index()] > u8::from(own.contains(c)) {
+                if cut.contains(c) {
                     break;
                 }
             }
@@ -245,9 +253,9 @@ impl Position {
         let board = &*army.board;
         let lines = army.lines_in_use(self.rules.triangles);
         lines.king.iter().any(|&d| {
-            board.step(king, d).is_some_and(|c| {
-                self.squares[c.index()] == 0 && self.attacked(&occ, c, us)
-            })
+            board
+                .step(king, d)
+                .is_some_and(|c| self.squares[c.index()] == 0 && self.attacked(&occ, c, us))
         })
     }
 
@@ -383,24 +391,53 @@ impl Position {
             }
             lifted[c.index()] == 2
         };
+        // Whether a square beside the king is attacked once its piece has left, wherever it
+        // goes: if not, no move of that piece exposes it (where it lands can only block).
+        let mut left = [0u8; MAX_CELLS];
+        let mut attacked_once_left = |from: Cell| -> bool {
+            if left[from.index()] == 0 {
+                let patch = Patch {
+                    squares: &self.squares,
+                    vacated: [from.0, super::NO_CELL],
+                    filled: [(super::NO_CELL, 0); 2],
+                };
+                left[from.index()] = 1 + u8::from(self.attacked(&patch, from, us));
+            }
+            left[from.index()] == 2
+        };
         let lines = army.lines_in_use(self.rules.triangles);
-        let mut legal: Vec<ShadowMove> = Vec::with_capacity(candidates.len());
+        let mut king_may_stand = |to: Cell| -> bool {
+            !attacked_without_king(to)
+                && !lines.king.iter().any(|&d| {
+                    board.step(to, d).is_some_and(|c| {
+                        (Some(c) == king || self.squares[c.index()] == 0)
+                            && attacked_without_king(c)
+                    })
+                })
+        };
+        let mut legal: Vec<ShadowMove> = Vec::with_capacity(candidates.len() + castles.len());
         for sm in candidates {
             let m = sm.mv;
-            let plain = sm.victim.is_none() && m.kind != MoveKind::EnPassant;
-            let safe = if plain && Some(m.from) == king && self.squares[m.to.index()] == 0 {
-                !attacked_without_king(m.to)
-                    && !lines.king.iter().any(|&d| {
-                        board.step(m.to, d).is_some_and(|c| {
-                            (Some(c) == king || self.squares[c.index()] == 0)
-                                && attacked_without_king(c)
-                        })
-                    })
+            let taken = sm.victim.or_else(|| {
+                (m.kind == MoveKind::EnPassant)
+                    .then(|| self.en_passant_victim(m, us))
+                    .flatten()
+            });
+            let safe = if taken.is_none() && Some(m.from) == king && self.squares[m.to.index()] == 0
+            {
+                king_may_stand(m.to)
             } else {
                 match &watch {
-                    Some(w) if plain && !w.shields.contains(m.from) && Some(m.from) != king => {
-                        // Only the square it leaves can join the king's shadow.
-                        !w.near.contains(m.from) || !self.leaves_attacked_square(sm, us)
+                    Some(w) if Some(m.from) != king && !w.wrapped => {
+                        // Only the square it leaves can join the king's shadow; a shield it
+                        // moves, or a piece taken off the board elsewhere, may have blocked a
+                        // line to the king's square or its shadow: look along those lines.
+                        (!w.near.contains(m.from)
+                            || !attacked_once_left(m.from)
+                            || !self.leaves_attacked_square(m, taken, us))
+                            && !(w.shields.contains(m.from)
+                                && self.opens_line(w, m, m.from, taken, us))
+                            && taken.is_none_or(|t| !self.opens_line(w, m, t, taken, us))
                     }
                     _ => self.shadow_safe(sm, seat),
                 }
@@ -411,10 +448,19 @@ impl Position {
         }
         if !in_check {
             for m in castles {
-                let path_safe = self.castle_path(m).into_iter().all(|c| {
-                    c == m.to || !self.check_if_king_stood(seat, c, |p| p.shadow_check(seat))
+                // Each square the king crosses before its last, as if it stood there with the
+                // rook not yet moved (a Chess960 king may cross its own rook's square, which a
+                // copy of the position answers); the last with the rook beside it.
+                let path = self.castle_path(m);
+                let crossed = &path[..path.len().saturating_sub(1)];
+                let crossing_safe = crossed.iter().all(|&c| {
+                    if self.squares[c.index()] == 0 {
+                        king_may_stand(c)
+                    } else {
+                        !self.check_if_king_stood(seat, c, |p| p.shadow_check(seat))
+                    }
                 });
-                if path_safe && self.shadow_safe(ShadowMove::plain(m), seat) {
+                if crossing_safe && self.shadow_safe(ShadowMove::plain(m), seat) {
                     legal.push(ShadowMove::plain(m));
                 }
             }
@@ -426,12 +472,22 @@ impl Position {
     /// board (castling, which moves two pieces, is played on a copy).
     fn shadow_safe(&self, sm: ShadowMove, seat: Seat) -> bool {
         let m = sm.mv;
-        if m.kind == MoveKind::Castle {
-            let mut after = self.clone();
-            after.play_shadow_unchecked(sm);
-            return !after.shadow_check(seat);
-        }
         let us = seat.index();
+        if m.kind == MoveKind::Castle {
+            let Some((king_to, rook_to)) = self.castle_targets(m.from, self.castle_side_of(m))
+            else {
+                return false;
+            };
+            let patch = Patch {
+                squares: &self.squares,
+                vacated: [m.from.0, m.to.0],
+                filled: [
+                    (king_to.0, self.squares[m.from.index()]),
+                    (rook_to.0, self.squares[m.to.index()]),
+                ],
+            };
+            return !self.patched_shadow_check(&patch, king_to, us);
+        }
         let moving = self.squares[m.from.index()];
         let placed = match m.kind {
             MoveKind::Promotion(r) => super::pack(us as u8, r),
@@ -455,16 +511,21 @@ impl Position {
                 None => return true,
             }
         };
-        if self.attacked(&patch, king, us) {
-            return false;
+        !self.patched_shadow_check(&patch, king, us)
+    }
+
+    /// Shadow check of the king on `king`, the board read through `patch`.
+    fn patched_shadow_check(&self, patch: &Patch, king: Cell, us: usize) -> bool {
+        if self.attacked(patch, king, us) {
+            return true;
         }
         let army = &self.rules.armies[us];
         let board = &*army.board;
         let lines = army.lines_in_use(self.rules.triangles);
-        !lines.king.iter().any(|&d| {
+        lines.king.iter().any(|&d| {
             board
                 .step(king, d)
-                .is_some_and(|c| patch.get(c) == 0 && self.attacked(&patch, c, us))
+                .is_some_and(|c| patch.get(c) == 0 && self.attacked(patch, c, us))
         })
     }
 
@@ -492,19 +553,91 @@ impl Position {
                 }
             }
         }
-        Some(Watch { shields, near })
+        let wrapped = board.wrap() != crate::board::Wrap::None;
+        let around = near.iter().map(|c| (c, board.coord(c))).collect();
+        Some(Watch {
+            shields,
+            near,
+            around,
+            king_at: board.coord(king),
+            wrapped,
+        })
+    }
+
+    /// Whether emptying `opened` (the square move `m` leaves, or the square of the piece it
+    /// takes, `taken`) lets an enemy slider attack the king's square or an empty square of its
+    /// shadow: only squares in line with it can be reached through it, and none of them was
+    /// attacked before (the king is not in check).
+    fn opens_line(&self, w: &Watch, m: Move, opened: Cell, taken: Option<Cell>, us: usize) -> bool {
+        let board = self.board();
+        let patch = Patch {
+            squares: &self.squares,
+            vacated: [m.from.0, taken.map_or(super::NO_CELL, |t| t.0)],
+            filled: [(m.to.0, self.squares[m.from.index()]), (super::NO_CELL, 0)],
+        };
+        if w.out_of_line(board, opened) {
+            return false;
+        }
+        let (tf, tr) = board.coord(opened);
+        let king = self.kings[us];
+        w.around.iter().any(|&(x, (xf, xr))| {
+            let (df, dr) = (tf - xf, tr - xr);
+            let straight = df == 0 || dr == 0;
+            if !(straight || df.abs() == dr.abs()) || (x.0 != king && patch.get(x) != 0) {
+                return false;
+            }
+            if x == opened {
+                // The piece stood beside the king: its square joins the shadow (the square a
+                // move leaves is tested by the caller).
+                return opened != m.from && self.attacked(&patch, x, us);
+            }
+            // Nothing else changed for x but this line (it was not attacked before): look along
+            // it, through the taken piece's square, for the first piece.
+            let (sf, sr) = (df.signum(), dr.signum());
+            let (mut f, mut r) = (xf as i32 + sf as i32, xr as i32 + sr as i32);
+            let mut first = true;
+            while let Some(c) = board.at(f, r) {
+                let v = patch.get(c);
+                if v != 0 {
+                    if !self.is_enemy(v, us) {
+                        return false;
+                    }
+                    return match role_of(v) {
+                        Role::Queen => true,
+                        Role::Rook => straight,
+                        Role::Bishop => !straight,
+                        Role::King => first,
+                        _ => false,
+                    };
+                }
+                first = false;
+                f += sf as i32;
+                r += sr as i32;
+            }
+            false
+        })
     }
 
     /// Whether the square a piece leaves beside its king is attacked once it has left (the
     /// move's landing square may block a line to it).
-    fn leaves_attacked_square(&self, sm: ShadowMove, us: usize) -> bool {
-        let m = sm.mv;
+    fn leaves_attacked_square(&self, m: Move, taken: Option<Cell>, us: usize) -> bool {
         let patch = Patch {
             squares: &self.squares,
-            vacated: [m.from.0, super::NO_CELL],
+            vacated: [m.from.0, taken.map_or(super::NO_CELL, |t| t.0)],
             filled: [(m.to.0, self.squares[m.from.index()]), (super::NO_CELL, 0)],
         };
         self.attacked(&patch, m.from, us)
+    }
+}
+
+impl Watch {
+    /// Whether `cell` is in line with none of the nine squares around the king (a quick test:
+    /// it may say no for some cells that are not).
+    fn out_of_line(&self, board: &crate::board::Board, cell: Cell) -> bool {
+        let (f, r) = board.coord(cell);
+        let (kf, kr) = self.king_at;
+        let (af, ar) = ((f - kf).abs(), (r - kr).abs());
+        af > 1 && ar > 1 && (af - ar).abs() > 2
     }
 }
 
@@ -512,6 +645,11 @@ impl Position {
 struct Watch {
     shields: CellSet,
     near: CellSet,
+    /// The same squares with their coordinates, and the king's.
+    around: ArrayVec<(Cell, (i16, i16)), 9>,
+    king_at: (i16, i16),
+    /// Whether lines bend round the board (a cylinder): then everything is in line.
+    wrapped: bool,
 }
 
 #[cfg(test)]

@@ -472,7 +472,8 @@ impl AdrenalineState {
         let mut key = self.position.repetition_key();
         for (i, n) in self.adrenaline.iter().enumerate() {
             if *n > 0 {
-                key = key.rotate_left(5) ^ ((i as u64) << 8 | *n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                key = key.rotate_left(5)
+                    ^ ((i as u64) << 8 | *n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
             }
         }
         key
@@ -514,9 +515,7 @@ impl AdrenalineState {
     fn text(&self, action: Action, legal: &[Action]) -> String {
         let board = self.position.board();
         let mut text = match action {
-            Action::Move(m) => self
-                .position
-                .san_plain_among(m, &self.regular_moves(legal)),
+            Action::Move(m) => self.position.san_plain_among(m, &self.regular_moves(legal)),
             Action::Step { to, promotion } => {
                 let x = if self.position.piece_at(to).is_some() {
                     "x"
@@ -621,8 +620,12 @@ impl AdrenalineState {
                         .position
                         .piece_at(at)
                         .is_some_and(|p| p.role == Role::Pawn);
-                    let promotes =
-                        pawn && self.position.rules().promotion_zone(self.actor().index()).contains(to);
+                    let promotes = pawn
+                        && self
+                            .position
+                            .rules()
+                            .promotion_zone(self.actor().index())
+                            .contains(to);
                     if promotes && promotion.is_none() {
                         return Err(illegal(
                             "a pawn reaching the last rank promotes: add =Q, =R, =B or =N",
@@ -722,7 +725,12 @@ impl Game for Adrenaline {
         })
     }
 
-    fn setup(&self, options: &Options, _seats: usize, seed: u64) -> Result<AdrenalineState, GameError> {
+    fn setup(
+        &self,
+        options: &Options,
+        _seats: usize,
+        seed: u64,
+    ) -> Result<AdrenalineState, GameError> {
         let position = start_from_options(options)?;
         let mut state = AdrenalineState {
             adrenaline: vec![0; position.board().len()],

@@ -371,7 +371,12 @@ impl Game for HalfAlice {
         })
     }
 
-    fn setup(&self, options: &Options, _seats: usize, seed: u64) -> Result<HalfAliceState, GameError> {
+    fn setup(
+        &self,
+        options: &Options,
+        _seats: usize,
+        seed: u64,
+    ) -> Result<HalfAliceState, GameError> {
         let position = start_from_options(options)?;
         let checkers = match options.get("checkers") {
             Some("16") => 16,
@@ -620,7 +625,10 @@ mod tests {
         assert!(texts(&state).contains(&"exd5".to_string()));
         Game::play(&HalfAlice, &mut state, Seat::WHITE, "exd5").unwrap();
         let d5 = state.position.board().cell("d5").unwrap();
-        assert!(!state.mirror.contains(d5), "the pawn came back to the near side");
+        assert!(
+            !state.mirror.contains(d5),
+            "the pawn came back to the near side"
+        );
         // The queen on d8 (near side) slides through d5? No: d5 holds a near-side pawn now.
         // The black queen cannot take it from the far side... it is on the near side too, so
         // Qxd5 is an ordinary capture.
@@ -653,14 +661,11 @@ mod tests {
              checkers each)"
         );
         // A far-side piece coming back frees nothing before it moves, but may move.
-        assert!(texts(&state).iter().any(|t| t.starts_with('N') && t.ends_with("a3")));
-        let mut any = AnyGame::setup(
-            &HalfAlice,
-            &Options::parse(&["checkers=16"]).unwrap(),
-            2,
-            0,
-        )
-        .unwrap();
+        assert!(texts(&state)
+            .iter()
+            .any(|t| t.starts_with('N') && t.ends_with("a3")));
+        let mut any =
+            AnyGame::setup(&HalfAlice, &Options::parse(&["checkers=16"]).unwrap(), 2, 0).unwrap();
         let before = AnyGame::save(&HalfAlice, &any).unwrap();
         assert!(AnyGame::play(&HalfAlice, &mut any, Seat::WHITE, "e5").is_err());
         assert_eq!(AnyGame::save(&HalfAlice, &any).unwrap(), before);

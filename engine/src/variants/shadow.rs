@@ -72,10 +72,7 @@ impl ShadowState {
 /// Check is marked by Shadow Chess's own rule.
 fn text(pos: &Position, sm: ShadowMove) -> String {
     let mut out = match sm.victim {
-        None => pos
-            .san(sm.mv)
-            .trim_end_matches(['+', '#'])
-            .to_string(),
+        None => pos.san(sm.mv).trim_end_matches(['+', '#']).to_string(),
         Some(victim) => {
             let board = pos.board();
             let mover = pos.piece_at(sm.mv.from).map_or(Role::Pawn, |p| p.role);
@@ -192,12 +189,13 @@ fn parse_shadow_capture(
         Some(_) => {
             let shadows = pos.shadows(pos.piece_at(victim).map_or(us, |p| p.seat));
             let shadow = shadows.of(victim).copied().unwrap_or_default();
-            let straight_pawn = mover.role == Role::Pawn
-                && board.coord(from).0 == board.coord(to).0;
-            let moves_there = pos
-                .reach(from, mover.role, us)
-                .contains(&to)
-                || pos.pseudo_legal_moves().iter().any(|m| m.from == from && m.to == to);
+            let straight_pawn =
+                mover.role == Role::Pawn && board.coord(from).0 == board.coord(to).0;
+            let moves_there = pos.reach(from, mover.role, us).contains(&to)
+                || pos
+                    .pseudo_legal_moves()
+                    .iter()
+                    .any(|m| m.from == from && m.to == to);
             if straight_pawn {
                 "a pawn captures only with its diagonal step: advancing into a shadow takes \
                  nothing"
@@ -210,7 +208,11 @@ fn parse_shadow_capture(
                     board.label(to)
                 )
             } else if !shadow.contains(to) {
-                format!("{} is not in the shadow of {}", board.label(to), name(victim))
+                format!(
+                    "{} is not in the shadow of {}",
+                    board.label(to),
+                    name(victim)
+                )
             } else if shadow.contains(from) {
                 format!(
                     "{} already stands in the shadow of {}: moving within a shadow takes nothing",

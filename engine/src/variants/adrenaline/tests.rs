@@ -37,7 +37,11 @@ fn the_books_example_bishop_takes_and_gives_the_h7_pawn_adrenaline() {
     );
     play(&mut state, "Bxa6");
     assert_eq!(state.stage, Stage::Place);
-    assert_eq!(state.actor(), Seat::WHITE, "White still has to give the adrenaline");
+    assert_eq!(
+        state.actor(),
+        Seat::WHITE,
+        "White still has to give the adrenaline"
+    );
     let choices = texts(&state);
     assert_eq!(choices.len(), 15, "one per black piece left: {choices:?}");
     play(&mut state, "@h7");
@@ -92,9 +96,7 @@ fn the_books_checkmate_counts_the_queens_extra_steps() {
     // g3 fails because the h5 pawn carries a checker: h4, then a step to g3.
     let mut without_h5 = state.clone();
     without_h5.adrenaline[cell(&state, "h5").index()] = 0;
-    let escape = without_h5.refusal(Action::Move(
-        without_h5.position.parse_move("Kg3").unwrap(),
-    ));
+    let escape = without_h5.refusal(Action::Move(without_h5.position.parse_move("Kg3").unwrap()));
     assert_eq!(escape, None, "without the h5 checker Kg3 escapes");
     assert!(Game::outcome(&Adrenaline, &without_h5).is_none());
 }

@@ -36,7 +36,9 @@ fn takers(state: &ShadowState, victim: &str) -> Vec<(String, String)> {
 }
 
 fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
-    list.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    list.iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
 }
 
 /// Figure 24: Black's bishop on c8, White's knight on c5, pawn on e4 and bishop on g4.
@@ -134,7 +136,10 @@ const FIGURE_25: &str = "1r6/5k2/8/8/3n4/8/7R/K7 w - - 0 1";
 fn figure_25_the_only_answer_to_shadow_check_is_to_interpose() {
     let state = game_from(FIGURE_25);
     assert!(state.position().shadow_check(Seat::WHITE));
-    assert!(!state.position().is_check(), "no piece attacks the king itself");
+    assert!(
+        !state.position().is_check(),
+        "no piece attacks the king itself"
+    );
     assert_eq!(texts(&state), ["Rb2"]);
     let view = Game::view(&ShadowChess, &state, Viewer::Spectator);
     assert_eq!(view.status, "White to move, in check");
@@ -169,7 +174,9 @@ fn shadows_shown_on_request_and_refused_names_listed() {
     for square in ["a6", "b7", "d7", "e6", "f5", "g4", "g8", "g7", "h7"] {
         assert!(shaded.contains(&square), "{square} in {shaded:?}");
     }
-    assert!(Game::view(&ShadowChess, &state, Viewer::Spectator).tinted.is_empty());
+    assert!(Game::view(&ShadowChess, &state, Viewer::Spectator)
+        .tinted
+        .is_empty());
     let err = Game::view_showing(&ShadowChess, &state, Viewer::Spectator, "grey").unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -186,5 +193,9 @@ fn figure_26_on_the_cylinder_the_queen_takes_round_the_board() {
     assert!(!texts(&flat).iter().any(|t| t.starts_with("Qxg4")));
     options.set("board", "cylinder");
     let round = Game::setup(&ShadowChess, &options, 2, 0).unwrap();
-    assert!(texts(&round).iter().any(|t| t.starts_with("Qxg4")), "{:?}", texts(&round));
+    assert!(
+        texts(&round).iter().any(|t| t.starts_with("Qxg4")),
+        "{:?}",
+        texts(&round)
+    );
 }
