@@ -172,7 +172,7 @@ fn a_hundred_games_each(variant: &str, runs: &[(usize, &[&str])], seed: u64) -> 
 }
 
 /// `games` random games of `variant` for each (seats, options), on two threads.
-fn games_each(variant: &str, runs: &[(usize, &[&str])], games: usize, seed: u64) -> String {
+fn games_each(variant: &str, runs: &[(usize, &[&str])], games: u64, seed: u64) -> String {
     let play = |(seats, options): &(usize, &[&str])| -> String {
         let options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
         let mut out = Vec::new();

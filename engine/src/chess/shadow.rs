@@ -432,12 +432,14 @@ impl Position {
                         // Only the square it leaves can join the king's shadow; a shield it
                         // moves, or a piece taken off the board elsewhere, may have blocked a
                         // line to the king's square or its shadow: look along those lines.
-                        (!w.near.contains(m.from)
-                            || !attacked_once_left(m.from)
-                            || !self.leaves_attacked_square(m, taken, us))
-                            && !(w.shields.contains(m.from)
-                                && self.opens_line(w, m, m.from, taken, us))
-                            && taken.is_none_or(|t| !self.opens_line(w, m, t, taken, us))
+                        let exposes_left = w.near.contains(m.from)
+                            && attacked_once_left(m.from)
+                            && self.leaves_attacked_square(m, taken, us);
+                        let opens_shielded =
+                            w.shields.contains(m.from) && self.opens_line(w, m, m.from, taken, us);
+                        let opens_taken =
+                            taken.is_some_and(|t| self.opens_line(w, m, t, taken, us));
+                        !(exposes_left || opens_shielded || opens_taken)
                     }
                     _ => self.shadow_safe(sm, seat),
                 }

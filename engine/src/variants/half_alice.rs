@@ -665,7 +665,7 @@ mod tests {
             .iter()
             .any(|t| t.starts_with('N') && t.ends_with("a3")));
         let mut any =
-            AnyGame::setup(&HalfAlice, &Options::parse(&["checkers=16"]).unwrap(), 2, 0).unwrap();
+            AnyGame::setup(&HalfAlice, &Options::parse(["checkers=16"]).unwrap(), 2, 0).unwrap();
         let before = AnyGame::save(&HalfAlice, &any).unwrap();
         assert!(AnyGame::play(&HalfAlice, &mut any, Seat::WHITE, "e5").is_err());
         assert_eq!(AnyGame::save(&HalfAlice, &any).unwrap(), before);

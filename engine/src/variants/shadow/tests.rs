@@ -66,7 +66,7 @@ fn figure_24_the_bishop_falls_on_four_knight_squares_or_to_the_pawn_but_not_the_
     assert!(all.contains(&"Nd7".to_string()), "{all:?}");
     let mut any = AnyGame::setup(
         &ShadowChess,
-        &Options::parse(&[&format!("fen={FIGURE_24} w - - 0 1")]).unwrap(),
+        &Options::parse([&format!("fen={FIGURE_24} w - - 0 1")]).unwrap(),
         2,
         0,
     )
