@@ -822,3 +822,36 @@ async fn three_players_at_trimens_chess() {
     fake.assert_interactions_answered();
     bot.stop().await;
 }
+
+/// `/board show:` reaches the game: Shadow Chess shades a side's shadows, and a value it does
+/// not offer is refused by name, privately.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn board_shows_shadow_chess_shadows_on_request() {
+    let (_dir, fake, alice, bob, bot) = connected("discord-shadow").await;
+    let (lobby, thread) = open_game(&fake, &alice, "shadow", "order=joined").await;
+    fake.answer(fake.press(&bob, &lobby, "rookery:join:1"))
+        .await;
+    message_with(&fake, thread, "your move").await;
+    let shaded = slash(&fake, &bob, thread, "board", &[("show", json!("white"))]).await;
+    assert!(shaded.contains("Game 1 (Shadow Chess)"), "{shaded}");
+    let refused = slash(&fake, &bob, thread, "board", &[("show", json!("grey"))]).await;
+    assert!(
+        refused.contains("can show `white` or `black` shadows"),
+        "{refused}"
+    );
+    let chess_thread = open_game(&fake, &alice, "chess", "order=joined").await;
+    fake.answer(fake.press(&bob, &chess_thread.0, "rookery:join:2"))
+        .await;
+    message_with(&fake, chess_thread.1, "your move").await;
+    let nothing = slash(
+        &fake,
+        &bob,
+        chess_thread.1,
+        "board",
+        &[("show", json!("white"))],
+    )
+    .await;
+    assert!(nothing.contains("nothing more to show"), "{nothing}");
+    fake.assert_interactions_answered();
+    bot.stop().await;
+}

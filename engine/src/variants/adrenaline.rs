@@ -32,7 +32,7 @@ use crate::game::{
 };
 use crate::view::{Marker, View, Viewer};
 
-use super::chess::{board_view, counting_draws_by, start_from_options};
+use super::chess::{action_perft, board_view, counting_draws_by, played_line, start_from_options};
 
 /// Adrenaline Chess.
 pub struct Adrenaline;
@@ -830,11 +830,7 @@ impl Game for Adrenaline {
                 Seat::WHITE => state.position.fullmoves(),
                 _ => state.position.fullmoves().saturating_sub(1).max(1),
             };
-            let dots = if seat == Seat::WHITE { "." } else { "..." };
-            events.push(Event::Public(format!(
-                "{} played {number}{dots} {turn}",
-                seat.colour_name()
-            )));
+            events.push(Event::Public(played_line(seat, number, &turn)));
             state.moves.push(turn);
         } else {
             events.push(Event::Public(format!(
@@ -902,17 +898,12 @@ impl Game for Adrenaline {
 
 /// Perft over actions: a regular move, each extra step, `stop` and each placement is a ply.
 fn perft(state: &AdrenalineState, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let legal = state.legal();
-    if depth == 1 {
-        return legal.len() as u64;
-    }
-    legal
-        .into_iter()
-        .map(|a| perft(&state.after(a), depth - 1))
-        .sum()
+    action_perft(
+        state,
+        depth,
+        &AdrenalineState::legal,
+        &AdrenalineState::after,
+    )
 }
 
 #[cfg(test)]

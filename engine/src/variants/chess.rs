@@ -186,15 +186,8 @@ impl ChessState {
             _ => (m.from, m.to),
         };
         self.last_move = Some((from, to));
-        let dots = if seat == Seat::WHITE { "." } else { "..." };
-        let mut events = vec![Event::Public(format!(
-            "{} played {number}{dots} {san}",
-            seat.colour_name()
-        ))];
+        let events = move_events(seat, number, &san, self.outcome());
         self.moves.push(san);
-        if let Some(outcome) = self.outcome() {
-            events.push(Event::GameOver(outcome));
-        }
         Ok(events)
     }
 
@@ -246,6 +239,46 @@ impl ChessState {
             .map(|(m, n)| (self.position.coordinate(m, self.style()), n))
             .collect()
     }
+}
+
+/// The public line for a move of a two-player game, numbered as chess numbers it
+/// ("White played 12. Nf3", "Black played 12... Nf6").
+pub(crate) fn played_line(seat: Seat, number: u32, written: &str) -> String {
+    let dots = if seat == Seat::WHITE { "." } else { "..." };
+    format!("{} played {number}{dots} {written}", seat.colour_name())
+}
+
+/// What a finished move announces: the move, and the result if it ended the game.
+pub(crate) fn move_events(
+    seat: Seat,
+    number: u32,
+    written: &str,
+    outcome: Option<Outcome>,
+) -> Vec<Event> {
+    let mut events = vec![Event::Public(played_line(seat, number, written))];
+    events.extend(outcome.map(Event::GameOver));
+    events
+}
+
+/// Perft over any game's actions: `legal` lists what may be done in a state and `after` does
+/// one of them on a copy.
+pub(crate) fn action_perft<S, A: Copy>(
+    state: &S,
+    depth: u32,
+    legal: &impl Fn(&S) -> Vec<A>,
+    after: &impl Fn(&S, A) -> S,
+) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let actions = legal(state);
+    if depth == 1 {
+        return actions.len() as u64;
+    }
+    actions
+        .into_iter()
+        .map(|a| action_perft(&after(state, a), depth - 1, legal, after))
+        .sum()
 }
 
 /// The draws every chess variant counts: fifty moves without capture or pawn move (in single

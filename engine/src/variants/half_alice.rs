@@ -27,7 +27,7 @@ use crate::game::{
 };
 use crate::view::{Marker, View, Viewer};
 
-use super::chess::{board_view, counting_draws_by, start_from_options};
+use super::chess::{action_perft, board_view, counting_draws_by, move_events, start_from_options};
 
 /// Half Alice Chess.
 pub struct HalfAlice;
@@ -212,6 +212,20 @@ impl HalfAliceState {
         (after, mirror)
     }
 
+    /// The game after `m`, without its record (for perft and notation).
+    fn successor(&self, m: Move) -> HalfAliceState {
+        let (position, mirror) = self.after(m);
+        HalfAliceState {
+            position,
+            mirror,
+            checkers: self.checkers,
+            moves: Vec::new(),
+            repetitions: Vec::new(),
+            last_move: Vec::new(),
+            seed: self.seed,
+        }
+    }
+
     fn legal(&self) -> Vec<Move> {
         self.candidates()
             .into_iter()
@@ -269,12 +283,7 @@ impl HalfAliceState {
 
     fn text(&self, m: Move, legal: &[Move]) -> String {
         let mut text = self.position.san_plain_among(m, legal);
-        let (after, mirror) = self.after(m);
-        let next = HalfAliceState {
-            position: after,
-            mirror,
-            ..self.clone()
-        };
+        let next = self.successor(m);
         if next.in_check() {
             text.push(if next.legal().is_empty() { '#' } else { '+' });
         }
@@ -469,15 +478,8 @@ impl Game for HalfAlice {
         state.repetitions.push(state.repetition_key());
         state.last_move = vec![action.from];
         state.last_move.extend(landing.first());
-        let dots = if seat == Seat::WHITE { "." } else { "..." };
-        let mut events = vec![Event::Public(format!(
-            "{} played {number}{dots} {written}",
-            seat.colour_name()
-        ))];
+        let events = move_events(seat, number, &written, state.outcome());
         state.moves.push(written);
-        if let Some(outcome) = state.outcome() {
-            events.push(Event::GameOver(outcome));
-        }
         Ok(events)
     }
 
@@ -530,13 +532,8 @@ impl Game for HalfAlice {
             legal
                 .iter()
                 .map(|&m| {
-                    let (position, mirror) = state.after(m);
-                    let next = HalfAliceState {
-                        position,
-                        mirror,
-                        ..state.clone()
-                    };
-                    (state.text(m, &legal), perft(&next, depth.saturating_sub(1)))
+                    let count = perft(&state.successor(m), depth.saturating_sub(1));
+                    (state.text(m, &legal), count)
                 })
                 .collect(),
         )
@@ -544,28 +541,12 @@ impl Game for HalfAlice {
 }
 
 fn perft(state: &HalfAliceState, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let legal = state.legal();
-    if depth == 1 {
-        return legal.len() as u64;
-    }
-    legal
-        .into_iter()
-        .map(|m| {
-            let (position, mirror) = state.after(m);
-            let next = HalfAliceState {
-                position,
-                mirror,
-                moves: Vec::new(),
-                repetitions: Vec::new(),
-                last_move: Vec::new(),
-                ..*state
-            };
-            perft(&next, depth - 1)
-        })
-        .sum()
+    action_perft(
+        state,
+        depth,
+        &HalfAliceState::legal,
+        &HalfAliceState::successor,
+    )
 }
 
 #[cfg(test)]

@@ -26,7 +26,9 @@ use crate::game::{
 };
 use crate::view::{View, Viewer};
 
-use super::chess::{board_option, board_view, counting_draws, start_from_options};
+use super::chess::{
+    action_perft, board_option, board_view, counting_draws, move_events, start_from_options,
+};
 
 /// Shadow Chess.
 pub struct ShadowChess;
@@ -393,15 +395,8 @@ impl Game for ShadowChess {
             king_lands.unwrap_or_else(|| state.position.king(seat).unwrap_or(action.mv.to)),
         ];
         state.last_move.extend(action.victim);
-        let dots = if seat == Seat::WHITE { "." } else { "..." };
-        let mut events = vec![Event::Public(format!(
-            "{} played {number}{dots} {written}",
-            seat.colour_name()
-        ))];
+        let events = move_events(seat, number, &written, state.outcome());
         state.moves.push(written);
-        if let Some(outcome) = state.outcome() {
-            events.push(Event::GameOver(outcome));
-        }
         Ok(events)
     }
 
@@ -459,32 +454,25 @@ impl Game for ShadowChess {
             pos.shadow_moves()
                 .into_iter()
                 .map(|sm| {
-                    let mut after = pos.clone();
-                    after.play_shadow_unchecked(sm);
-                    (text(pos, sm), perft(&after, depth.saturating_sub(1)))
+                    (
+                        text(pos, sm),
+                        perft(&after(pos, sm), depth.saturating_sub(1)),
+                    )
                 })
                 .collect(),
         )
     }
 }
 
+fn after(pos: &Position, sm: ShadowMove) -> Position {
+    let mut next = pos.clone();
+    next.play_shadow_unchecked(sm);
+    next
+}
+
 /// Shadow Chess perft: every legal move, shadow captures one per victim.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let moves = pos.shadow_moves();
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .into_iter()
-        .map(|sm| {
-            let mut after = pos.clone();
-            after.play_shadow_unchecked(sm);
-            perft(&after, depth - 1)
-        })
-        .sum()
+    action_perft(pos, depth, &Position::shadow_moves, &after)
 }
 
 #[cfg(test)]
