@@ -309,7 +309,7 @@ impl AdrenalineState {
             Action::Move(m) => {
                 let victim = capture_square(&self.position, m);
                 let carried = self.adrenaline[m.from.index()]
-                    + victim.map_or(0, |v| self.adrenaline[v.index()]);
+                    .saturating_add(victim.map_or(0, |v| self.adrenaline[v.index()]));
                 self.adrenaline[m.from.index()] = 0;
                 if let Some(v) = victim {
                     self.adrenaline[v.index()] = 0;
@@ -335,7 +335,9 @@ impl AdrenalineState {
                 };
                 let mover = self.position.piece_at(at);
                 let victim = self.position.piece_at(to);
-                let left = self.adrenaline[at.index()] - 1 + self.adrenaline[to.index()];
+                let left = self.adrenaline[at.index()]
+                    .saturating_sub(1)
+                    .saturating_add(self.adrenaline[to.index()]);
                 self.adrenaline[at.index()] = 0;
                 self.adrenaline[to.index()] = left;
                 let landed = mover.map(|p| Piece {
