@@ -4,8 +4,9 @@
 //! from outside an enemy piece's shadow into it; and a king is in check when attacked directly
 //! or on its shadow.
 //!
-//! The book leaves three things open; the engine reads them so (each marked as an
+//! The book leaves these things open; the engine reads them so (each marked as an
 //! interpretation in the game's rules text):
+//! - "could move to" is the piece's movement, check and pins ignored;
 //! - a shadow is cut by the *reach* of the side's other pieces (the squares they could move
 //!   to), not by their already-cut shadows, which would make the definition circular;
 //! - castling and en passant are not part of a shadow: they are moves of the whole position,

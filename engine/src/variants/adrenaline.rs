@@ -155,7 +155,7 @@ fn distance(pos: &Position, a: Cell, b: Cell) -> u32 {
 /// Whether `seat`'s king could be taken by the other side's next turn: by a regular capture,
 /// or by a regular move followed by extra king steps paid with the mover's checkers and those
 /// of everything it captures on the way.
-pub fn king_threatened(pos: &Position, charges: &[u8], seat: Seat) -> bool {
+pub(crate) fn king_threatened(pos: &Position, charges: &[u8], seat: Seat) -> bool {
     let Some(king) = pos.king(seat) else {
         return false;
     };
@@ -199,8 +199,9 @@ pub fn king_threatened(pos: &Position, charges: &[u8], seat: Seat) -> bool {
             board,
             king,
             seat,
+            seen: Default::default(),
         };
-        if search.reaches(m.to, budget, spoils.saturating_sub(gained)) {
+        if search.reaches(m.to, budget, spoils.saturating_sub(gained), 0) {
             return true;
         }
     }
@@ -232,14 +233,24 @@ struct StepSearch<'a> {
     king: Cell,
     /// The defender.
     seat: Seat,
+    /// The biggest budget each (square, pieces taken) was searched with.
+    seen: std::collections::HashMap<(Cell, u64), u32>,
 }
 
 impl StepSearch<'_> {
     /// Whether a piece on `at` with `budget` steps (and up to `spoils` more checkers to pick
-    /// up) reaches the king.
-    fn reaches(&mut self, at: Cell, budget: u32, spoils: u32) -> bool {
+    /// up) reaches the king. `taken` marks the defender's pieces carrying checkers already
+    /// taken on this path (their squares are empty now); a state already searched with as big
+    /// a budget is not searched again, which keeps long stacks of checkers cheap.
+    fn reaches(&mut self, at: Cell, budget: u32, spoils: u32, taken: u64) -> bool {
         if budget == 0 || distance(self.pos, at, self.king) > budget + spoils {
             return false;
+        }
+        match self.seen.get(&(at, taken)) {
+            Some(&best) if best >= budget => return false,
+            _ => {
+                self.seen.insert((at, taken), budget);
+            }
         }
         let steps: Vec<Cell> = neighbours(self.pos, at).collect();
         if steps.contains(&self.king) {
@@ -248,14 +259,24 @@ impl StepSearch<'_> {
         for to in steps {
             match self.board[to.index()] {
                 None => {
-                    if self.reaches(to, budget - 1, spoils) {
+                    if self.reaches(to, budget - 1, spoils, taken) {
                         return true;
                     }
                 }
                 Some(p) if p.seat == self.seat => {
                     let gain = self.charges[to.index()] as u32;
+                    let mark = if gain > 0 && to.index() < 64 {
+                        1u64 << to.index()
+                    } else {
+                        0
+                    };
                     self.board[to.index()] = None;
-                    let found = self.reaches(to, budget - 1 + gain, spoils - gain.min(spoils));
+                    let found = self.reaches(
+                        to,
+                        budget - 1 + gain,
+                        spoils - gain.min(spoils),
+                        taken | mark,
+                    );
                     self.board[to.index()] = Some(p);
                     if found {
                         return true;
@@ -592,7 +613,20 @@ impl AdrenalineState {
                         .trim_start_matches(['K', 'x'])
                         .trim_start_matches('x');
                     let (square, promotion) = match body.split_once('=') {
-                        Some((s, r)) => (s, r.chars().next().and_then(Role::from_char)),
+                        Some((s, r)) => {
+                            let role = r.chars().next().and_then(Role::from_char);
+                            match role {
+                                Some(Role::Queen | Role::Rook | Role::Bishop | Role::Knight) => {
+                                    (s, role)
+                                }
+                                _ => {
+                                    return Err(illegal(
+                                        "a pawn promotes to a queen, rook, bishop or knight \
+                                         (=Q, =R, =B or =N)",
+                                    ))
+                                }
+                            }
+                        }
                         None => (body, None),
                     };
                     let Some(to) = board.cell(square) else {
@@ -632,6 +666,9 @@ impl AdrenalineState {
                         return Err(illegal(
                             "a pawn reaching the last rank promotes: add =Q, =R, =B or =N",
                         ));
+                    }
+                    if !promotes && promotion.is_some() {
+                        return Err(illegal("only a pawn reaching its last rank promotes"));
                     }
                     Action::Step {
                         to,
@@ -719,10 +756,14 @@ impl Game for Adrenaline {
                     move, never by an extra move; a pawn reaching the last rank promotes at once \
                     and may go on stepping. No move may expose your king, even if an extra move \
                     would then block. Checkmate wins, counting threats made with extra moves; \
-                    stalemate, two bare kings, fifty moves and threefold repetition draw.\n\
+                    stalemate, fifty moves and threefold repetition draw.\n\
                     Interpretations: check is any way an enemy piece could reach your king in \
-                    its next turn; an action is refused if the turn could not then end with \
-                    your king safe; the king may be given adrenaline too.",
+                    its next turn; every action (the regular move, each extra step, the \
+                    placement) must leave your king out of check, and an action is refused if \
+                    the turn could not then end with your king safe; the king may be given \
+                    adrenaline too; the supply of checkers is not limited to the set's 24; a \
+                    pawn back on its starting rank by extra steps may step two again; only two \
+                    bare kings draw by material.",
             source: "Don Kirkby, Chess Kit (Adrenaline Chess)",
         })
     }

@@ -1,4 +1,6 @@
-//! Chess, by the FIDE Laws: the game every other chess variant changes.
+//! Chess, by the FIDE Laws: the game every other chess variant changes; with `board=cylinder`,
+//! Adams' Cylindrical Chess (the a- and h-files touch; castling, promotion and the draws by
+//! material unchanged, en passant across the edge too, as interpretations).
 //!
 //! Draws by the fifty-move rule and threefold repetition are applied automatically, since in
 //! a game played over days nobody is waiting at the board to claim them.
@@ -452,8 +454,10 @@ impl ChessStart for Chess {
                     automatically. Castling, en passant and promotion as usual.\n\
                     board=cylinder is Adams' Cylindrical Chess: the a- and h-files touch, so \
                     bishops, rooks, queens, knights and kings move round the edge and pawns \
-                    capture across it (a queen may take round the board); castling, en passant \
-                    and promotion are unchanged.",
+                    capture across it (a queen may take round the board). Interpretations (the \
+                    book says only that the edges touch): castling and promotion are unchanged, \
+                    en passant works across the edge too, and the usual draws by material \
+                    apply.",
             source: "FIDE Laws of Chess; Will Adams, Variations on Chess and Checkers (chess II.2)",
         })
     }

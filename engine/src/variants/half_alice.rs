@@ -369,13 +369,16 @@ impl Game for HalfAlice {
                     their squares, cannot take them and cannot land on them), and must not \
                     leave its king in check there; then the piece crosses to the other side. \
                     After the crossing your king must not be in check from the pieces on its \
-                    own side, so a king cannot escape check by crossing. Castling moves king \
-                    and rook (on the same side) and both cross. With checkers=12 a piece \
+                    own side, so a king cannot escape check by crossing. With checkers=12 a piece \
                     crosses to the far side only if its owner has a free checker. Checkmate \
-                    wins; stalemate, two bare kings, fifty moves and threefold repetition draw.\n\
-                    Interpretations (the book is silent): en passant only by a pawn on the side \
-                    the double-stepping pawn crossed to; castling only with king and rook on one \
-                    side.",
+                    wins; stalemate, fifty moves and threefold repetition draw.\n\
+                    Interpretations (the book is silent): \"legal under orthodox rules\" is \
+                    judged among the pieces on the moving piece's side, as in Alice Chess; \
+                    castling only with king and rook on one side, both crossing (so with \
+                    checkers=12 castling to the far side needs two free checkers); a captured \
+                    piece's checker goes back to its owner; en passant only by a pawn on the \
+                    side the double-stepping pawn crossed to; only two bare kings draw by \
+                    material.",
             source: "Don Kirkby, Chess Kit (Half Alice Chess); Alice Chess by Vernon Parton",
         })
     }

@@ -11,8 +11,9 @@
 //!
 //! Interpretations (the book is silent): a shadow is cut by the squares the side's other pieces
 //! could move to; castling and en passant cast no shadow; a shadow capture lands on an empty
-//! square and takes one piece of the mover's choice; a piece is trained on a king's shadow when
-//! it could move onto an empty square of it; a castling king may not cross a square
+//! square and takes one piece of the mover's choice, judged by where the capturing piece starts
+//! and lands (not by its path); a piece is trained on a king's shadow when it could capture onto
+//! an empty square of it; a castling king may not cross a square
 //! where it would be in check; only two bare kings are a draw by material (a lone knight can
 //! give shadow check).
 
@@ -73,8 +74,22 @@ impl ShadowState {
 /// end, then the piece it takes in brackets: `Nc5-d7(xBc8)`, `e4-f5(xBc8)`, `d7-e8=Q(xRa8)`.
 /// Check is marked by Shadow Chess's own rule.
 fn text(pos: &Position, sm: ShadowMove) -> String {
+    text_among(pos, sm, &plain_moves(&pos.shadow_moves()))
+}
+
+/// The ordinary moves among Shadow Chess's legal moves: what SAN is disambiguated against.
+fn plain_moves(legal: &[ShadowMove]) -> Vec<crate::chess::Move> {
+    legal
+        .iter()
+        .filter(|sm| sm.victim.is_none())
+        .map(|sm| sm.mv)
+        .collect()
+}
+
+/// [`text`], with the legal ordinary moves already listed.
+fn text_among(pos: &Position, sm: ShadowMove, plain: &[crate::chess::Move]) -> String {
     let mut out = match sm.victim {
-        None => pos.san(sm.mv).trim_end_matches(['+', '#']).to_string(),
+        None => pos.san_plain_among(sm.mv, plain),
         Some(victim) => {
             let board = pos.board();
             let mover = pos.piece_at(sm.mv.from).map_or(Role::Pawn, |p| p.role);
@@ -149,7 +164,7 @@ fn parse_shadow_capture(
     };
     let (from, to) = base
         .split_once(['-', 'x'])
-        .or_else(|| (base.len() == 4).then(|| base.split_at(2)))
+        .or_else(|| (base.len() == 4 && base.is_ascii()).then(|| base.split_at(2)))
         .ok_or_else(unreadable)?;
     let from = board.cell(from).ok_or_else(unreadable)?;
     let to = board.cell(to).ok_or_else(unreadable)?;
@@ -242,11 +257,15 @@ fn parse(pos: &Position, text: &str) -> Result<ShadowMove, GameError> {
     if text.contains("(x") || text.contains("( x") {
         return Ok(parse_shadow_capture(pos, &legal, text)?);
     }
-    let m = pos.parse_move(text)?;
-    let sm = ShadowMove::plain(m);
-    if legal.contains(&sm) {
-        return Ok(sm);
-    }
+    let plain = plain_moves(&legal);
+    let first = match pos.parse_move_among(text, &plain) {
+        Ok(m) => return Ok(ShadowMove::plain(m)),
+        Err(e) => e,
+    };
+    // Not among Shadow Chess's moves: if chess allows it, Shadow Chess's check forbids it.
+    let Ok(m) = pos.parse_move(text) else {
+        return Err(GameError::Move(first));
+    };
     let reason = if m.kind == MoveKind::Castle {
         "the king may not castle out of, through or into check (on it or on its shadow)"
     } else {
@@ -301,16 +320,20 @@ impl Game for ShadowChess {
                     square in it: write the move and the victim, as Nc5-d7(xBc8). A piece \
                     already in the shadow takes nothing by moving within it, nor does a pawn \
                     advancing. A king is in check when attacked directly or on its shadow (an \
-                    enemy piece could move onto an empty square the king could step to), and \
-                    must not be left so. Checkmate wins; stalemate, two bare kings, fifty \
-                    moves and threefold repetition draw. /board show:white or show:black shades \
-                    a side's shadows.\n\
-                    Interpretations (the book is silent): a shadow is cut by the squares the \
-                    side's other pieces could move to (not by their own cut shadows); castling \
-                    and en passant cast no shadow; a shadow capture lands on an empty square and \
-                    takes one piece of the mover's choice; a castling king may not cross a \
-                    square where it would be in check; a piece is trained on the king's shadow \
-                    when it could move onto an empty square of it, wherever it stands.\n\
+                    enemy piece could capture onto an empty square the king could step to: a \
+                    pawn with its diagonal step), and must not be left so. Checkmate wins; \
+                    stalemate, fifty moves and threefold repetition draw. /board show:white or \
+                    show:black shades a side's shadows.\n\
+                    Interpretations (the book is silent): \"could move to\" ignores check and \
+                    pins; a shadow is cut by the squares the side's other pieces could move to \
+                    (not by their own cut shadows); castling and en passant cast no shadow, and \
+                    a castling king or rook takes nothing by landing in one; a shadow capture \
+                    lands on an empty square and takes one piece of the mover's choice; what \
+                    counts is where the capturing piece starts and lands (a slider starting \
+                    outside a shadow captures wherever its path runs; one starting inside never \
+                    does); a castling king may not cross a square where it would be in check; a \
+                    piece is trained on the king's shadow when it could capture onto an empty \
+                    square of it, wherever it stands; only two bare kings draw by material.\n\
                     board=cylinder is Cylindrical Shadow Chess: the a- and h-files touch.",
             source: "Will Adams, Variations on Chess and Checkers (chess II.1-2)",
         })
@@ -348,6 +371,15 @@ impl Game for ShadowChess {
 
     fn action_text(&self, state: &ShadowState, action: &ShadowMove) -> String {
         text(&state.position, *action)
+    }
+
+    fn legal_texts(&self, state: &ShadowState, seat: Seat) -> Vec<String> {
+        let legal = self.legal(state, seat);
+        let plain = plain_moves(&legal);
+        legal
+            .iter()
+            .map(|sm| text_among(&state.position, *sm, &plain))
+            .collect()
     }
 
     fn parse(&self, state: &ShadowState, seat: Seat, text: &str) -> Result<ShadowMove, GameError> {

@@ -129,16 +129,20 @@ fn no_castling_with_checkers_and_no_passing_a_square_extra_steps_reach() {
         err.to_string(),
         "O-O is not legal: no castling while the king or that rook carries adrenaline"
     );
-    // A black pawn on g4 with a checker: g3, then a step to f2 or... it reaches f1? No: one
-    // step from g3 reaches f2, g2, h2; the knight on e3 with a checker reaches f1 by a step
-    // after any knight move next to it.
-    let state = game("4k3/8/8/8/8/4n3/8/4K2R w K - 0 1", &[("e3", 1)]);
-    let castle = state.position.parse_move("O-O");
-    let refusal = castle.map(|m| state.refusal(Action::Move(m)));
-    assert!(
-        matches!(refusal, Ok(Some(_)) | Err(_)),
-        "the king would pass f1, which the knight reaches: {refusal:?}"
+    // Black's bishop on h3 carries a checker: it can take g2 and step to f1, so the king may
+    // not pass f1, though nothing attacks f1 in the ordinary way.
+    let state = game("4k3/8/8/8/8/7b/6P1/4K2R w K - 0 1", &[("h3", 1)]);
+    assert!(state.king_safe(Seat::WHITE));
+    assert!(!state.position.is_attacked(cell(&state, "f1"), Seat::WHITE));
+    let err = Game::parse(&Adrenaline, &state, Seat::WHITE, "O-O").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "O-O is not legal: the king may not pass a square it could be taken on (counting extra \
+         king steps)"
     );
+    // Without the checker, castling is fine.
+    let state = game("4k3/8/8/8/8/7b/6P1/4K2R w K - 0 1", &[]);
+    assert!(texts(&state).contains(&"O-O".to_string()));
 }
 
 #[test]
@@ -147,6 +151,13 @@ fn a_pawn_promotes_on_an_extra_step_and_keeps_stepping() {
     play(&mut state, "b7");
     let err = Game::parse(&Adrenaline, &state, Seat::WHITE, ">b8").unwrap_err();
     assert!(err.to_string().contains("promotes"), "{err}");
+    let err = Game::parse(&Adrenaline, &state, Seat::WHITE, ">b8=K").unwrap_err();
+    assert!(
+        err.to_string().contains("queen, rook, bishop or knight"),
+        "{err}"
+    );
+    let err = Game::parse(&Adrenaline, &state, Seat::WHITE, ">c6=Q").unwrap_err();
+    assert!(err.to_string().contains("only a pawn reaching"), "{err}");
     play(&mut state, ">a8=Q");
     assert_eq!(
         state.position.piece_at(cell(&state, "a8")).map(|p| p.role),

@@ -199,3 +199,21 @@ fn figure_26_on_the_cylinder_the_queen_takes_round_the_board() {
         texts(&round)
     );
 }
+
+#[test]
+fn odd_text_is_refused_not_a_panic() {
+    let state = game_from(&format!("{FIGURE_24} w - - 0 1"));
+    for text in [
+        "aé1(xc8)",
+        "(x",
+        "Nc5-(xc8)",
+        "e4-f5(x)",
+        "Qz9-a1(xBc8)",
+        "e4-f5=K(xBc8)",
+    ] {
+        assert!(
+            Game::parse(&ShadowChess, &state, Seat::WHITE, text).is_err(),
+            "{text}"
+        );
+    }
+}
