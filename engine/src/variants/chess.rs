@@ -135,15 +135,7 @@ impl ChessState {
     }
 
     pub(crate) fn prompts(&self) -> Vec<Prompt> {
-        if self.outcome().is_some() {
-            return Vec::new();
-        }
-        let turn = self.position.turn();
-        vec![Prompt {
-            seat: turn,
-            kind: PromptKind::Move,
-            text: format!("{} to move", turn.colour_name()),
-        }]
+        move_prompt(self.position.turn(), self.outcome().is_some())
     }
 
     pub(crate) fn legal(&self, seat: Seat) -> Vec<Move> {
@@ -241,6 +233,18 @@ impl ChessState {
             .map(|(m, n)| (self.position.coordinate(m, self.style()), n))
             .collect()
     }
+}
+
+/// Who acts in a game of sides taking turns: `turn` moves, unless the game is `over`.
+pub(crate) fn move_prompt(turn: Seat, over: bool) -> Vec<Prompt> {
+    if over {
+        return Vec::new();
+    }
+    vec![Prompt {
+        seat: turn,
+        kind: PromptKind::Move,
+        text: format!("{} to move", turn.colour_name()),
+    }]
 }
 
 /// The public line for a move of a two-player game, numbered as chess numbers it

@@ -23,11 +23,13 @@ use crate::board::{Cell, CellSet};
 use crate::chess::{Move, MoveKind, MoveParseError, Position, Role, Seat};
 use crate::game::{
     EndReason, Event, Family, Game, GameError, OptionSpec, OptionValues, Options, Outcome, Prompt,
-    PromptKind, VariantInfo,
+    VariantInfo,
 };
 use crate::view::{Marker, View, Viewer};
 
-use super::chess::{action_perft, board_view, counting_draws_by, move_events, start_from_options};
+use super::chess::{
+    action_perft, board_view, counting_draws_by, move_events, move_prompt, start_from_options,
+};
 
 /// Half Alice Chess.
 pub struct HalfAlice;
@@ -408,15 +410,7 @@ impl Game for HalfAlice {
     }
 
     fn prompts(&self, state: &HalfAliceState) -> Vec<Prompt> {
-        if state.outcome().is_some() {
-            return Vec::new();
-        }
-        let turn = state.position.turn();
-        vec![Prompt {
-            seat: turn,
-            kind: PromptKind::Move,
-            text: format!("{} to move", turn.colour_name()),
-        }]
+        move_prompt(state.position.turn(), state.outcome().is_some())
     }
 
     fn legal(&self, state: &HalfAliceState, seat: Seat) -> Vec<Move> {

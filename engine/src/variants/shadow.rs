@@ -23,12 +23,13 @@ use crate::board::Cell;
 use crate::chess::{MoveKind, MoveParseError, Position, Role, Seat, ShadowMove};
 use crate::game::{
     EndReason, Event, Family, Game, GameError, OptionSpec, OptionValues, Options, Outcome, Prompt,
-    PromptKind, VariantInfo,
+    VariantInfo,
 };
 use crate::view::{View, Viewer};
 
 use super::chess::{
-    action_perft, board_option, board_view, counting_draws, move_events, start_from_options,
+    action_perft, board_option, board_view, counting_draws, move_events, move_prompt,
+    start_from_options,
 };
 
 /// Shadow Chess.
@@ -351,15 +352,7 @@ impl Game for ShadowChess {
     }
 
     fn prompts(&self, state: &ShadowState) -> Vec<Prompt> {
-        if state.outcome().is_some() {
-            return Vec::new();
-        }
-        let turn = state.position.turn();
-        vec![Prompt {
-            seat: turn,
-            kind: PromptKind::Move,
-            text: format!("{} to move", turn.colour_name()),
-        }]
+        move_prompt(state.position.turn(), state.outcome().is_some())
     }
 
     fn legal(&self, state: &ShadowState, seat: Seat) -> Vec<ShadowMove> {
