@@ -1,7 +1,8 @@
 //! Shadow Chess's move generation against plain chess's on the same positions (the issue asks
 //! for no worse than five times slower): every legal move of the side to move, shadow captures
-//! and the shadow-check test included, from the start, an open middlegame (Kiwipete), a
-//! position after Figure 24 of the book, and a crowded endgame.
+//! and the shadow-check test included, from the start, an open middlegame (Kiwipete), Figure 24
+//! of the book, and a closed middlegame; and the two biggest parts of it alone (the enemy's
+//! shadows, the pseudo-legal moves).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use engine::chess::{Position, Rules};
@@ -30,6 +31,13 @@ fn bench(c: &mut Criterion) {
         });
         group.bench_function(format!("shadow/{name}"), |b| {
             b.iter(|| black_box(&pos).shadow_moves().len())
+        });
+        // Parts of the shadow generator, to see where its time goes.
+        group.bench_function(format!("parts/enemy-shadows/{name}"), |b| {
+            b.iter(|| black_box(&pos).enemy_shadows(pos.turn()).all().len())
+        });
+        group.bench_function(format!("parts/pseudo-legal/{name}"), |b| {
+            b.iter(|| black_box(&pos).pseudo_legal_moves().len())
         });
     }
     group.finish();

@@ -370,12 +370,6 @@ impl Position {
                 }
             }
         }
-        let in_check = self.shadow_check(seat);
-        let watch = if in_check {
-            None
-        } else {
-            self.shadow_watch(seat)
-        };
         let king = self.king(seat);
         // Whether each cell is attacked with the king lifted off the board, asked lazily: a
         // king stepping to an empty square is safe when neither that square nor any empty
@@ -415,6 +409,15 @@ impl Position {
                             && attacked_without_king(c)
                     })
                 })
+        };
+        // In check now: the king's square or an empty square beside it is attacked. Read with
+        // the king lifted, which only differs along a line through the king's own square, and
+        // then that square is attacked too.
+        let in_check = king.is_some_and(|k| !king_may_stand(k));
+        let watch = if in_check {
+            None
+        } else {
+            self.shadow_watch(seat)
         };
         let mut legal: Vec<ShadowMove> = Vec::with_capacity(candidates.len() + castles.len());
         for sm in candidates {
