@@ -242,22 +242,8 @@ impl Position {
     /// trained directly on it, or on its shadow": attacked itself, or some enemy piece could
     /// move with its capturing movement onto an empty square the king could step to.
     pub fn shadow_check(&self, seat: Seat) -> bool {
-        let Some(king) = self.king(seat) else {
-            return false;
-        };
-        let us = seat.index();
-        let occ = Plain(&self.squares);
-        if self.attacked(&occ, king, us) {
-            return true;
-        }
-        let army = &self.rules.armies[us];
-        let board = &*army.board;
-        let lines = army.lines_in_use(self.rules.triangles);
-        lines.king.iter().any(|&d| {
-            board
-                .step(king, d)
-                .is_some_and(|c| self.squares[c.index()] == 0 && self.attacked(&occ, c, us))
-        })
+        self.king(seat)
+            .is_some_and(|king| self.shadow_check_on(&Plain(&self.squares), king, seat.index()))
     }
 
     /// The squares a castling king crosses, its destination included (its start left out).
@@ -492,7 +478,7 @@ impl Position {
                     (rook_to.0, self.squares[m.to.index()]),
                 ],
             };
-            return !self.patched_shadow_check(&patch, king_to, us);
+            return !self.shadow_check_on(&patch, king_to, us);
         }
         let moving = self.squares[m.from.index()];
         let placed = match m.kind {
@@ -517,12 +503,13 @@ impl Position {
                 None => return true,
             }
         };
-        !self.patched_shadow_check(&patch, king, us)
+        !self.shadow_check_on(&patch, king, us)
     }
 
-    /// Shadow check of the king on `king`, the board read through `patch`.
-    fn patched_shadow_check(&self, patch: &Patch, king: Cell, us: usize) -> bool {
-        if self.attacked(patch, king, us) {
+    /// Shadow check of the king on `king`, the board read through `occ` (the position itself,
+    /// or a move patched in).
+    fn shadow_check_on<O: Occupancy>(&self, occ: &O, king: Cell, us: usize) -> bool {
+        if self.attacked(occ, king, us) {
             return true;
         }
         let army = &self.rules.armies[us];
@@ -531,7 +518,7 @@ impl Position {
         lines.king.iter().any(|&d| {
             board
                 .step(king, d)
-                .is_some_and(|c| patch.get(c) == 0 && self.attacked(patch, c, us))
+                .is_some_and(|c| occ.get(c) == 0 && self.attacked(occ, c, us))
         })
     }
 

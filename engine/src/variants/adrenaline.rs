@@ -27,12 +27,13 @@ use serde::{Deserialize, Serialize};
 use crate::board::{Cell, Dir};
 use crate::chess::{Move, MoveKind, MoveParseError, Piece, Position, Role, Seat};
 use crate::game::{
-    EndReason, Event, Family, Game, GameError, OptionSpec, OptionValues, Options, Outcome, Prompt,
-    PromptKind, VariantInfo,
+    EndReason, Event, Family, Game, GameError, Options, Outcome, Prompt, PromptKind, VariantInfo,
 };
 use crate::view::{Marker, View, Viewer};
 
-use super::chess::{action_perft, board_view, counting_draws_by, played_line, start_from_options};
+use super::chess::{
+    action_perft, board_view, counting_draws_by, fen_option, played_line, start_from_options,
+};
 
 /// Adrenaline Chess.
 pub struct Adrenaline;
@@ -317,10 +318,18 @@ impl AdrenalineState {
 
     /// The state after an action known to be well formed (legality is asked separately).
     fn after(&self, action: Action) -> AdrenalineState {
-        let mut next = self.clone();
-        next.turn_so_far.clear();
-        next.moves.clear();
-        next.repetitions.clear();
+        // Without the game's record: copying it for every action tried would cost as much as
+        // the game is long.
+        let mut next = AdrenalineState {
+            position: self.position.clone(),
+            adrenaline: self.adrenaline.clone(),
+            stage: self.stage,
+            moves: Vec::new(),
+            turn_so_far: Vec::new(),
+            repetitions: Vec::new(),
+            last_move: Vec::new(),
+            seed: self.seed,
+        };
         next.do_action(action);
         next
     }
@@ -737,12 +746,7 @@ impl Game for Adrenaline {
             name: "Adrenaline Chess",
             family: Family::Chess,
             seat_counts: &[2],
-            options: vec![OptionSpec {
-                key: "fen",
-                help: "start from this position (FEN) instead of the usual array",
-                default: None,
-                values: OptionValues::Text,
-            }],
+            options: vec![fen_option()],
             hidden_information: false,
             simultaneous: false,
             rules: "Chess with adrenaline. After a turn that captured anything, end it by giving \

@@ -348,6 +348,16 @@ pub(crate) fn position_from_fen_option(fen: &str) -> Result<Position, GameError>
     Position::from_fen(fen, Rules::chess()).map_err(|e| GameError::BadSetup(e.to_string()))
 }
 
+/// The `fen` option: a start other than the usual array.
+pub(crate) fn fen_option() -> OptionSpec {
+    OptionSpec {
+        key: "fen",
+        help: "start from this position (FEN) instead of the usual array",
+        default: None,
+        values: OptionValues::Text,
+    }
+}
+
 /// The `board` option of the games Adams' Cylindrical Chess applies to (chess II.2): `flat`,
 /// or `cylinder`, where the a- and h-files touch and sliders, knights, kings and pawns' captures
 /// go round.
@@ -442,15 +452,7 @@ impl ChessStart for Chess {
             name: "Chess",
             family: Family::Chess,
             seat_counts: &[2],
-            options: vec![
-                OptionSpec {
-                    key: "fen",
-                    help: "start from this position (FEN) instead of the usual array",
-                    default: None,
-                    values: OptionValues::Text,
-                },
-                board_option(),
-            ],
+            options: vec![fen_option(), board_option()],
             hidden_information: false,
             simultaneous: false,
             rules: "Standard chess. Checkmate the enemy king to win. Stalemate, insufficient \

@@ -22,13 +22,12 @@ use serde::{Deserialize, Serialize};
 use crate::board::Cell;
 use crate::chess::{MoveKind, MoveParseError, Position, Role, Seat, ShadowMove};
 use crate::game::{
-    EndReason, Event, Family, Game, GameError, OptionSpec, OptionValues, Options, Outcome, Prompt,
-    VariantInfo,
+    EndReason, Event, Family, Game, GameError, Options, Outcome, Prompt, VariantInfo,
 };
 use crate::view::{View, Viewer};
 
 use super::chess::{
-    action_perft, board_option, board_view, counting_draws, move_events, move_prompt,
+    action_perft, board_option, board_view, counting_draws, fen_option, move_events, move_prompt,
     start_from_options,
 };
 
@@ -302,15 +301,7 @@ impl Game for ShadowChess {
             name: "Shadow Chess",
             family: Family::Chess,
             seat_counts: &[2],
-            options: vec![
-                board_option(),
-                OptionSpec {
-                    key: "fen",
-                    help: "start from this position (FEN) instead of the usual array",
-                    default: None,
-                    values: OptionValues::Text,
-                },
-            ],
+            options: vec![board_option(), fen_option()],
             hidden_information: false,
             simultaneous: false,
             rules: "Chess, with one more way to capture. Every piece casts a shadow on each \
