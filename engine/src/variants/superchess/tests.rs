@@ -334,3 +334,31 @@ fn stored_games_keep_each_pawns_course() {
     );
     assert_eq!(back.legal_moves(), g.legal_moves());
 }
+
+#[test]
+fn two_kings_in_check_that_no_move_frees_together_lose_the_one_left_in_check() {
+    // Two people: one Black rook on e7 checks White's king on e14 and Tan's on e1 along the
+    // open e-file. No single move frees both, so the light player frees White's king and Tan's,
+    // left in check, is mated on the same turn.
+    let mut g = game(2, &[]);
+    for c in g.position.board().cells().collect::<Vec<_>>() {
+        if g.position.piece_at(c).is_some_and(|p| p.role != Role::King) {
+            g.position.set_piece(c, None);
+        }
+    }
+    for army in [0, 2] {
+        let king = g.position.king(Seat(army)).unwrap();
+        g.position.set_piece(king, None);
+    }
+    put(&mut g, "e14", 0, Role::King);
+    put(&mut g, "e1", 2, Role::King);
+    put(&mut g, "e7", 1, Role::Rook);
+    assert_eq!(g.player(), Seat(0));
+    let events = play(&mut g, "Kd14");
+    let text = Event::public_texts(&events).join("\n");
+    assert!(text.contains("Tan's king is checkmated by Black"), "{text}");
+    assert!(g.position.king(Seat(2)).is_none());
+    assert!(g.position.king(Seat(0)).is_some());
+    // One mate is not yet the game: the dark side needs White's king too.
+    assert_eq!(g.outcome, None);
+}
