@@ -28,11 +28,13 @@
 //! assert_eq!(bishop, ["a6", "b7", "d7", "e6", "f5", "g4"]);
 //! ```
 
+use std::cell::OnceCell;
+
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 use super::{role_of, seat_of, Move, MoveKind, Occupancy, Patch, Plain, Position, Role, Seat};
-use crate::board::{Cell, CellSet, MAX_CELLS};
+use crate::board::{Cell, CellSet, Dir, MAX_CELLS};
 
 /// The most pieces of one side whose shadows are kept.
 const MAX_CASTERS: usize = 32;
@@ -40,25 +42,36 @@ const MAX_CASTERS: usize = 32;
 /// The shadows of one side's pieces (or of every enemy of a side).
 #[derive(Clone, Debug, Default)]
 pub struct Shadows {
-    casters: ArrayVec<(Cell, CellSet), MAX_CASTERS>,
+    /// The casting pieces' squares, and each one's shadow (kept apart: a set is 8-aligned,
+    /// a cell is not).
+    casters: ArrayVec<Cell, MAX_CASTERS>,
+    sets: ArrayVec<CellSet, MAX_CASTERS>,
+    /// Each caster's reach, its shadow before cutting: on a square of the other side's, the
+    /// pieces attacking it.
+    reach: ArrayVec<CellSet, MAX_CASTERS>,
     all: CellSet,
+    /// The empty squares, and the other side's pieces, the side's pieces attack: the reach of
+    /// its pieces but pawns, and the pawns' diagonals.
+    attacks: CellSet,
 }
 
 impl Shadows {
     /// The shadow of the piece on `cell`, if a piece of this side stands there.
     pub fn of(&self, cell: Cell) -> Option<&CellSet> {
-        self.casters
-            .iter()
-            .find(|(c, _)| *c == cell)
-            .map(|(_, s)| s)
+        let i = self.casters.iter().position(|&c| c == cell)?;
+        Some(&self.sets[i])
     }
     /// Every square in some shadow of the side.
     pub fn all(&self) -> CellSet {
         self.all
     }
+    /// Each piece with its reach (see [`Shadows::reach`]).
+    fn iter_reach(&self) -> impl Iterator<Item = (Cell, &CellSet)> {
+        self.casters.iter().copied().zip(&self.reach)
+    }
     /// Each piece with its shadow.
     pub fn iter(&self) -> impl Iterator<Item = (Cell, &CellSet)> {
-        self.casters.iter().map(|(c, s)| (*c, s))
+        self.casters.iter().copied().zip(&self.sets)
     }
 }
 
@@ -196,7 +209,6 @@ impl Position {
         // Per army, the cells one of its pieces reaches, and those two or more reach.
         let mut once = [CellSet::EMPTY; super::MAX_SEATS];
         let mut twice = [CellSet::EMPTY; super::MAX_SEATS];
-        let mut reach: ArrayVec<CellSet, MAX_CASTERS> = ArrayVec::new();
         let mut army_of: ArrayVec<usize, MAX_CASTERS> = ArrayVec::new();
         for from in pieces.iter().take(MAX_CASTERS) {
             let caster = shadows.casters.len() as u8;
@@ -206,36 +218,91 @@ impl Position {
             for &c in &rays.cells[start..] {
                 set.insert(c);
             }
-            let army = seat_of(self.squares[from.index()]);
+            let v = self.squares[from.index()];
+            let army = seat_of(v);
+            if role_of(v) == Role::Pawn {
+                let rules = &self.rules.armies[army];
+                for &d in &rules.pawn.captures {
+                    if let Some(c) = rules.board.step(from, d) {
+                        shadows.attacks.insert(c);
+                    }
+                }
+            } else {
+                shadows.attacks = shadows.attacks | set;
+            }
             twice[army] = twice[army] | (once[army] & set);
             once[army] = once[army] | set;
-            reach.push(set);
+            shadows.reach.push(set);
             army_of.push(army);
-            shadows.casters.push((from, CellSet::EMPTY));
+            shadows.casters.push(from);
         }
-        // What each piece's rays are cut by: the reach of the other pieces of its army.
-        let others: ArrayVec<CellSet, MAX_CASTERS> = reach
-            .iter()
-            .zip(&army_of)
-            .map(|(own, &army)| twice[army] | once[army].without(*own))
-            .collect();
+        // Each piece's rays, in order, cut by the reach of the other pieces of its army.
+        let mut ray = 0;
         let mut start = 0usize;
-        for &(caster, end) in &rays.ends {
-            let i = caster as usize;
-            let cut = &others[i];
-            let shadow = &mut shadows.casters[i].1;
-            for &c in &rays.cells[start..end as usize] {
-                shadow.insert(c);
-                if cut.contains(c) {
+        for (i, own) in shadows.reach.iter().enumerate() {
+            let army = army_of[i];
+            let cut = twice[army] | once[army].without(*own);
+            let mut shadow = CellSet::EMPTY;
+            while let Some(&(caster, end)) = rays.ends.get(ray) {
+                if caster as usize != i {
                     break;
                 }
+                for &c in &rays.cells[start..end as usize] {
+                    shadow.insert(c);
+                    if cut.contains(c) {
+                        break;
+                    }
+                }
+                start = end as usize;
+                ray += 1;
             }
-            start = end as usize;
-        }
-        for (_, s) in &shadows.casters {
-            shadows.all = shadows.all | *s;
+            shadows.all = shadows.all | shadow;
+            shadows.sets.push(shadow);
         }
         shadows
+    }
+
+    /// `enemy`'s attacks (see [`Shadows`]) with `us`'s king on `king` lifted off the board:
+    /// an enemy slider's line through the king's square goes on beyond it, up to and
+    /// including the next piece.
+    fn attacks_through_king(&self, enemy: &Shadows, king: Cell, us: usize) -> CellSet {
+        let board = self.board();
+        let mut attacks = enemy.attacks;
+        for d in 0..board.dir_count() {
+            let toward = Dir(d as u8);
+            let mut c = king;
+            let slider = loop {
+                match board.step(c, toward) {
+                    Some(t) if t != king => {
+                        let v = self.squares[t.index()];
+                        if v == 0 {
+                            c = t;
+                            continue;
+                        }
+                        let away = board.opposite(toward);
+                        break self.is_enemy(v, us)
+                            && self.rules.armies[seat_of(v)].slides(away, role_of(v));
+                    }
+                    _ => break false,
+                }
+            };
+            if !slider {
+                continue;
+            }
+            let away = board.opposite(toward);
+            let mut c = king;
+            while let Some(t) = board.step(c, away) {
+                if t == king {
+                    break;
+                }
+                attacks.insert(t);
+                if self.squares[t.index()] != 0 {
+                    break;
+                }
+                c = t;
+            }
+        }
+        attacks
     }
 
     /// Whether `seat`'s king is in check by Shadow Chess's rule: "when an opposing piece is
@@ -304,20 +371,25 @@ impl Position {
         let mut castles = ArrayVec::<Move, 4>::new();
         let army = &self.rules.armies[us];
         let board = &*army.board;
-        let add_victims = |m: Move, out: &mut Vec<ShadowMove>| {
-            if !enemy.all.contains(m.to) {
-                return;
-            }
-            for (caster, shadow) in enemy.iter() {
-                if shadow.contains(m.to)
-                    && !shadow.contains(m.from)
-                    && role_of(self.squares[caster.index()]) != Role::King
-                {
-                    out.push(ShadowMove {
-                        mv: m,
-                        victim: Some(caster),
-                    });
+        // Per square, the enemy pieces (by caster index) whose shadow holds it; a king is
+        // never taken by shadow.
+        let mut shading = [0u32; MAX_CELLS];
+        for (i, (caster, shadow)) in enemy.iter().enumerate() {
+            if role_of(self.squares[caster.index()]) != Role::King {
+                for c in shadow.iter() {
+                    shading[c.index()] |= 1 << i;
                 }
+            }
+        }
+        let add_victims = |m: Move, out: &mut Vec<ShadowMove>| {
+            let mut victims = shading[m.to.index()] & !shading[m.from.index()];
+            while victims != 0 {
+                let i = victims.trailing_zeros() as usize;
+                victims &= victims - 1;
+                out.push(ShadowMove {
+                    mv: m,
+                    victim: Some(enemy.casters[i]),
+                });
             }
         };
         for &m in &pseudo {
@@ -357,37 +429,18 @@ impl Position {
             }
         }
         let king = self.king(seat);
-        // Whether each cell is attacked with the king lifted off the board, asked lazily: a
+        // The empty squares (and the king's) attacked with the king lifted off the board: a
         // king stepping to an empty square is safe when neither that square nor any empty
         // square beside it is (it cannot block a line to a neighbour without standing on it).
-        let mut lifted = [0u8; MAX_CELLS];
-        let mut attacked_without_king = |c: Cell| -> bool {
-            if lifted[c.index()] == 0 {
-                let patch = Patch {
-                    squares: &self.squares,
-                    vacated: [king.map_or(super::NO_CELL, |k| k.0), super::NO_CELL],
-                    filled: [(super::NO_CELL, 0); 2],
-                };
-                lifted[c.index()] = 1 + u8::from(self.attacked(&patch, c, us));
-            }
-            lifted[c.index()] == 2
-        };
+        let lifted = king.map_or(enemy.attacks, |k| self.attacks_through_king(&enemy, k, us));
+        let attacked_without_king = |c: Cell| lifted.contains(c);
         // Whether a square beside the king is attacked once its piece has left, wherever it
-        // goes: if not, no move of that piece exposes it (where it lands can only block).
-        let mut left = [0u8; MAX_CELLS];
-        let mut attacked_once_left = |from: Cell| -> bool {
-            if left[from.index()] == 0 {
-                let patch = Patch {
-                    squares: &self.squares,
-                    vacated: [from.0, super::NO_CELL],
-                    filled: [(super::NO_CELL, 0); 2],
-                };
-                left[from.index()] = 1 + u8::from(self.attacked(&patch, from, us));
-            }
-            left[from.index()] == 2
-        };
+        // goes: if not, no move of that piece exposes it (where it lands can only block). A
+        // square's own occupant does not change whether it is attacked, and the enemy's reach
+        // includes the squares of our pieces it could take.
+        let attacked_once_left = |from: Cell| enemy.attacks.contains(from);
         let lines = army.lines_in_use(self.rules.triangles);
-        let mut king_may_stand = |to: Cell| -> bool {
+        let king_may_stand = |to: Cell| -> bool {
             !attacked_without_king(to)
                 && !lines.king.iter().any(|&d| {
                     board.step(to, d).is_some_and(|c| {
@@ -424,11 +477,13 @@ impl Position {
                         // line to the king's square or its shadow: look along those lines.
                         let exposes_left = w.near.contains(m.from)
                             && attacked_once_left(m.from)
-                            && self.leaves_attacked_square(m, taken, us);
+                            && self.leaves_attacked_square(&enemy, m, taken, us);
                         let opens_shielded =
                             w.shields.contains(m.from) && self.opens_line(w, m, m.from, taken, us);
-                        let opens_taken =
-                            taken.is_some_and(|t| self.opens_line(w, m, t, taken, us));
+                        let opens_taken = taken.is_some_and(|t| {
+                            (w.near.contains(t) || w.exposable().contains(t))
+                                && self.opens_line(w, m, t, taken, us)
+                        });
                         !(exposes_left || opens_shielded || opens_taken)
                     }
                     _ => self.shadow_safe(sm, seat),
@@ -452,7 +507,7 @@ impl Position {
                         !self.check_if_king_stood(seat, c, |p| p.shadow_check(seat))
                     }
                 });
-                if crossing_safe && self.shadow_safe(ShadowMove::plain(m), seat) {
+                if crossing_safe && self.castle_safe(m, &lifted, seat) {
                     legal.push(ShadowMove::plain(m));
                 }
             }
@@ -526,7 +581,7 @@ impl Position {
     /// king's square and its neighbours (its shadow and the pieces beside it), and the pieces
     /// that alone shield the king or an empty square of its shadow from an enemy slider (moving
     /// one may open the line). `None` on tri-boards, where every move is tested.
-    fn shadow_watch(&self, seat: Seat) -> Option<Watch> {
+    fn shadow_watch(&self, seat: Seat) -> Option<Watch<'_>> {
         if self.rules.triangles {
             return None;
         }
@@ -554,7 +609,85 @@ impl Position {
             around,
             king_at: board.coord(king),
             wrapped,
+            exposable: OnceCell::new(),
+            position: self,
+            king,
+            us,
         })
+    }
+
+    /// The pieces whose removal, together with at most one other, could open a line from an
+    /// enemy slider to a square beside `us`'s king or the king's own (the 3x3 box around
+    /// `king`): walking each enemy slider's lines that lead into the box, the pieces met
+    /// before it when there are at most two of them. Plain square boards only, where a rook
+    /// slides straight, a bishop diagonally and a queen both (as [`Self::attacked_along`]
+    /// reads them).
+    fn exposable_from(&self, king: Cell, us: usize) -> CellSet {
+        let board = self.board();
+        let (kf, kr) = board.coord(king);
+        let mut exposable = CellSet::EMPTY;
+        // The steps t >= 1 at which a ray from s by v is inside the box, in one coordinate.
+        let within = |s: i16, v: i16, k: i16| -> (i16, i16) {
+            match v {
+                0 if (s - k).abs() <= 1 => (1, i16::MAX),
+                0 => (1, 0),
+                _ => {
+                    let (a, b) = ((k - 1 - s) * v, (k + 1 - s) * v);
+                    (a.min(b), a.max(b))
+                }
+            }
+        };
+        for &e in &self.rules.enemies[us] {
+            for s in self.by_seat[e].iter() {
+                let (straight, diagonal) = match role_of(self.squares[s.index()]) {
+                    Role::Queen => (true, true),
+                    Role::Rook => (true, false),
+                    Role::Bishop => (false, true),
+                    _ => continue,
+                };
+                let (sf, sr) = board.coord(s);
+                for (vf, vr) in [
+                    (0, 1),
+                    (1, 1),
+                    (1, 0),
+                    (1, -1),
+                    (0, -1),
+                    (-1, -1),
+                    (-1, 0),
+                    (-1, 1),
+                ] {
+                    if !(if vf == 0 || vr == 0 {
+                        straight
+                    } else {
+                        diagonal
+                    }) {
+                        continue;
+                    }
+                    let (f_lo, f_hi) = within(sf, vf, kf);
+                    let (r_lo, r_hi) = within(sr, vr, kr);
+                    let enter = f_lo.max(r_lo).max(1);
+                    if enter > f_hi.min(r_hi) {
+                        continue;
+                    }
+                    let mut met: ArrayVec<Cell, 2> = ArrayVec::new();
+                    let mut overfull = false;
+                    for t in 1..enter {
+                        let at = board.at((sf + t * vf) as i32, (sr + t * vr) as i32);
+                        let Some(c) = at else { break };
+                        if self.squares[c.index()] != 0 && met.try_push(c).is_err() {
+                            overfull = true;
+                            break;
+                        }
+                    }
+                    if !overfull {
+                        for &m in &met {
+                            exposable.insert(m);
+                        }
+                    }
+                }
+            }
+        }
+        exposable
     }
 
     /// Whether emptying `opened` (the square move `m` leaves, or the square of the piece it
@@ -586,44 +719,147 @@ impl Position {
             }
             // Nothing else changed for x but this line (it was not attacked before): look along
             // it, through the taken piece's square, for the first piece.
-            let (sf, sr) = (df.signum(), dr.signum());
-            let (mut f, mut r) = (xf as i32 + sf as i32, xr as i32 + sr as i32);
-            let mut first = true;
-            while let Some(c) = board.at(f, r) {
-                let v = patch.get(c);
-                if v != 0 {
-                    if !self.is_enemy(v, us) {
-                        return false;
-                    }
-                    return match role_of(v) {
-                        Role::Queen => true,
-                        Role::Rook => straight,
-                        Role::Bishop => !straight,
-                        Role::King => first,
-                        _ => false,
-                    };
-                }
-                first = false;
-                f += sf as i32;
-                r += sr as i32;
-            }
-            false
+            self.attacked_along(&patch, (xf, xr), (df, dr), us)
         })
     }
 
-    /// Whether the square a piece leaves beside its king is attacked once it has left (the
-    /// move's landing square may block a line to it).
-    fn leaves_attacked_square(&self, m: Move, taken: Option<Cell>, us: usize) -> bool {
+    /// Whether the first piece out from the square at `from` along the line of `(df, dr)` (a
+    /// straight or diagonal offset to a square in line) is an enemy of `us` that attacks back
+    /// along it, the board read through `occ`. Plain square boards only.
+    fn attacked_along<O: Occupancy>(
+        &self,
+        occ: &O,
+        (xf, xr): (i16, i16),
+        (df, dr): (i16, i16),
+        us: usize,
+    ) -> bool {
+        let board = self.board();
+        let straight = df == 0 || dr == 0;
+        let (sf, sr) = (df.signum() as i32, dr.signum() as i32);
+        let (mut f, mut r) = (xf as i32 + sf, xr as i32 + sr);
+        let mut first = true;
+        while let Some(c) = board.at(f, r) {
+            let v = occ.get(c);
+            if v != 0 {
+                if !self.is_enemy(v, us) {
+                    return false;
+                }
+                return match role_of(v) {
+                    Role::Queen => true,
+                    Role::Rook => straight,
+                    Role::Bishop => !straight,
+                    Role::King => first,
+                    _ => false,
+                };
+            }
+            first = false;
+            f += sf;
+            r += sr;
+        }
+        false
+    }
+
+    /// Whether castling `m` leaves `us`'s king out of shadow check, given `lifted`, the enemy's
+    /// attacks with the king lifted off the board: the patched board differs from that one
+    /// only by the rook, which can block a line where it lands (then the square is tested in
+    /// full) and open one where it stood (looked along from each square in line with it).
+    fn castle_safe(&self, m: Move, lifted: &CellSet, seat: Seat) -> bool {
+        let board = self.board();
+        if self.rules.triangles || board.wrap() != crate::board::Wrap::None {
+            return self.shadow_safe(ShadowMove::plain(m), seat);
+        }
+        let us = seat.index();
+        let Some((king_to, rook_to)) = self.castle_targets(m.from, self.castle_side_of(m)) else {
+            return false;
+        };
+        let rook_from = m.to;
         let patch = Patch {
             squares: &self.squares,
-            vacated: [m.from.0, taken.map_or(super::NO_CELL, |t| t.0)],
-            filled: [(m.to.0, self.squares[m.from.index()]), (super::NO_CELL, 0)],
+            vacated: [m.from.0, rook_from.0],
+            filled: [
+                (king_to.0, self.squares[m.from.index()]),
+                (rook_to.0, self.squares[rook_from.index()]),
+            ],
         };
-        self.attacked(&patch, m.from, us)
+        let (rf, rr) = board.coord(rook_from);
+        let attacked = |x: Cell| {
+            if lifted.contains(x) {
+                return self.attacked(&patch, x, us);
+            }
+            let (xf, xr) = board.coord(x);
+            let (df, dr) = (rf - xf, rr - xr);
+            x != rook_from
+                && (df == 0 || dr == 0 || df.abs() == dr.abs())
+                && self.attacked_along(&patch, (xf, xr), (df, dr), us)
+        };
+        let army = &self.rules.armies[us];
+        let lines = army.lines_in_use(false);
+        !attacked(king_to)
+            && !lines.king.iter().any(|&d| {
+                board
+                    .step(king_to, d)
+                    .is_some_and(|c| patch.get(c) == 0 && attacked(c))
+            })
+    }
+
+    /// Whether the square a piece leaves beside its king is attacked once it has left (the
+    /// move's landing square may block a line to it, or take the attacker), given `enemy`'s
+    /// reach. Unless the move also takes a piece in line with that square (which may open a
+    /// line to it), the square's attackers are the enemy pieces reaching it now, less those
+    /// taken or blocked. Plain square boards only.
+    fn leaves_attacked_square(
+        &self,
+        enemy: &Shadows,
+        m: Move,
+        taken: Option<Cell>,
+        us: usize,
+    ) -> bool {
+        let board = self.board();
+        let at = |c: Cell| board.coord(c);
+        let in_line = |(af, ar): (i16, i16), (bf, br): (i16, i16)| {
+            let (df, dr) = (bf - af, br - ar);
+            df == 0 || dr == 0 || df.abs() == dr.abs()
+        };
+        let (from, to) = (at(m.from), at(m.to));
+        if taken.is_some_and(|t| in_line(at(t), from)) {
+            let patch = Patch {
+                squares: &self.squares,
+                vacated: [m.from.0, taken.map_or(super::NO_CELL, |t| t.0)],
+                filled: [(m.to.0, self.squares[m.from.index()]), (super::NO_CELL, 0)],
+            };
+            return self.attacked(&patch, m.from, us);
+        }
+        enemy.iter_reach().any(|(attacker, reach)| {
+            if !reach.contains(m.from) || attacker == m.to || Some(attacker) == taken {
+                return false;
+            }
+            let slides = matches!(
+                role_of(self.squares[attacker.index()]),
+                Role::Queen | Role::Rook | Role::Bishop
+            );
+            // Blocked: the landing square lies on the line strictly between them.
+            let a = at(attacker);
+            let blocked = slides && in_line(a, to) && in_line(to, from) && {
+                let (lo_f, hi_f) = (a.0.min(from.0), a.0.max(from.0));
+                let (lo_r, hi_r) = (a.1.min(from.1), a.1.max(from.1));
+                let between = (lo_f..=hi_f).contains(&to.0) && (lo_r..=hi_r).contains(&to.1);
+                let (d1f, d1r) = (to.0 - a.0, to.1 - a.1);
+                let (d2f, d2r) = (from.0 - a.0, from.1 - a.1);
+                between && d1f * d2r == d1r * d2f
+            };
+            !blocked
+        })
     }
 }
 
-impl Watch {
+impl Watch<'_> {
+    /// See [`Position::exposable_from`].
+    fn exposable(&self) -> CellSet {
+        *self
+            .exposable
+            .get_or_init(|| self.position.exposable_from(self.king, self.us))
+    }
+
     /// Whether `cell` is in line with none of the nine squares around the king (a quick test:
     /// it may say no for some cells that are not).
     fn out_of_line(&self, board: &crate::board::Board, cell: Cell) -> bool {
@@ -635,7 +871,7 @@ impl Watch {
 }
 
 /// See [`Position::shadow_watch`].
-struct Watch {
+struct Watch<'a> {
     shields: CellSet,
     near: CellSet,
     /// The same squares with their coordinates, and the king's.
@@ -643,6 +879,12 @@ struct Watch {
     king_at: (i16, i16),
     /// Whether lines bend round the board (a cylinder): then everything is in line.
     wrapped: bool,
+    /// [`Position::exposable_from`] the squares around the king, worked out when a move first
+    /// takes a piece somewhere (most positions have few such moves to test).
+    exposable: OnceCell<CellSet>,
+    position: &'a Position,
+    king: Cell,
+    us: usize,
 }
 
 #[cfg(test)]
