@@ -10,6 +10,7 @@
 //! - [`playout`]: random games to their end through the registry, for testing.
 
 pub mod board;
+pub mod cards;
 pub mod checkers;
 pub mod chess;
 pub mod game;

@@ -4,7 +4,7 @@
 //! use engine::registry;
 //! assert_eq!(registry::variant("960").unwrap().info().id, "chess960");
 //! let err = registry::variant("chezz").unwrap_err();
-//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens, tri-checkers, tri-stax, tri-queens, superchess, betza, shadow, half-alice, adrenaline"), "{err}");
+//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens, tri-checkers, tri-stax, tri-queens, superchess, betza, shadow, half-alice, adrenaline, two-move"), "{err}");
 //! ```
 
 use crate::game::{AnyGame, GameError};
@@ -24,10 +24,11 @@ use crate::variants::{
     tri_checkers::{TRI_CHEK, TRI_QUEENS, TRI_STAX},
     tri_chess::TriChess,
     trimens::Trimens,
+    two_move::TwoMove,
     zombie::Zombie,
 };
 
-static VARIANTS: [&dyn AnyGame; 20] = [
+static VARIANTS: [&dyn AnyGame; 21] = [
     &Chess,
     &Chess960,
     &Doubles,
@@ -48,6 +49,7 @@ static VARIANTS: [&dyn AnyGame; 20] = [
     &ShadowChess,
     &HalfAlice,
     &Adrenaline,
+    &TwoMove,
 ];
 
 /// All variants, in the order `/variants` lists them.

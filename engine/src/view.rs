@@ -155,6 +155,34 @@ pub struct View {
     /// Cells shaded in an army's colour, asked for with `/board show:` (Shadow Chess's
     /// shadows); empty unless asked.
     pub tinted: Vec<(Cell, Seat)>,
+    /// Rows of cards drawn beside the board (the Chess Kit's card games), each card as this
+    /// viewer may see it; empty for games without cards.
+    pub cards: Vec<CardRow>,
+}
+
+/// A row of cards drawn with the board: a title and each card's face, or `None` for a card
+/// whose face this viewer may not see (its back is drawn).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardRow {
+    pub title: String,
+    pub cards: Vec<Option<crate::cards::Card>>,
+}
+
+impl CardRow {
+    /// The row as text, for direct messages and the console: `White face up: N R`, backs as
+    /// `#`.
+    pub fn to_text(&self) -> String {
+        let cards: Vec<String> = self
+            .cards
+            .iter()
+            .map(|c| c.map_or("#".to_string(), |c| c.to_string()))
+            .collect();
+        if cards.is_empty() {
+            format!("{}: none", self.title)
+        } else {
+            format!("{}: {}", self.title, cards.join(" "))
+        }
+    }
 }
 
 /// A word drawn centred on one square of the board's grid, usually a hole between boards.

@@ -29,6 +29,7 @@ fn view(board: Arc<Board>, bottom: Seat, figures: Vec<Placed>, players: &[&str])
         colours: Vec::new(),
         labels: Vec::new(),
         tinted: Vec::new(),
+        cards: Vec::new(),
     }
 }
 

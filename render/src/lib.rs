@@ -79,10 +79,72 @@ pub fn render_image(view: &View) -> RgbImage {
         draw_figure(&mut img, layout, placed, view);
     }
     draw_caption(&mut img, layout, view);
+    if !view.cards.is_empty() {
+        img = with_cards(img, view);
+    }
     match &view.panel {
         Some(panel) => with_panel(img, panel),
         None => img,
     }
+}
+
+/// The board with its rows of cards under it (the Chess Kit's card games): each row's title,
+/// then its cards, a face as a piece (or checker) on a white card, a hidden card as a back.
+fn with_cards(board: RgbImage, view: &View) -> RgbImage {
+    const CARD_W: f32 = 34.0;
+    const CARD_H: f32 = 46.0;
+    const GAP: f32 = 6.0;
+    const ROW_H: f32 = CARD_H + 12.0;
+    const TITLE_W: f32 = 150.0;
+    let (w, h) = (board.width(), board.height());
+    let extra = ROW_H * view.cards.len() as f32 + 8.0;
+    let mut img = RgbImage::from_pixel(w, h + extra as u32, palette::rgb(palette::BACKGROUND));
+    image::imageops::replace(&mut img, &board, 0, 0);
+    for (r, row) in view.cards.iter().enumerate() {
+        let top = h as f32 + 4.0 + ROW_H * r as f32;
+        let mid = top + CARD_H / 2.0 + 4.0;
+        text::draw(
+            &mut img,
+            &row.title,
+            (12.0, mid + 5.0),
+            Ink::new(14, true, palette::CAPTION),
+            TITLE_W,
+        );
+        for (i, card) in row.cards.iter().enumerate() {
+            let x0 = 12.0 + TITLE_W + (CARD_W + GAP) * i as f32;
+            if x0 + CARD_W > w as f32 {
+                break;
+            }
+            let y0 = top + 4.0;
+            let rect = |inset: f32| {
+                [
+                    (x0 + inset, y0 + inset),
+                    (x0 + CARD_W - inset, y0 + inset),
+                    (x0 + CARD_W - inset, y0 + CARD_H - inset),
+                    (x0 + inset, y0 + CARD_H - inset),
+                ]
+            };
+            fill_polygon(&mut img, &rect(0.0), palette::INK);
+            match card {
+                Some(card) => {
+                    fill_polygon(&mut img, &rect(1.5), palette::PAPER);
+                    let army = view.colour_of(card.side);
+                    let (cx, cy) = (x0 + CARD_W / 2.0, y0 + CARD_H / 2.0);
+                    let size = (CARD_W * 0.9) as u32;
+                    let kind = match card.face {
+                        engine::cards::Face::Piece(role) => Kind::Chess(role),
+                        engine::cards::Face::Checker => Kind::Man,
+                    };
+                    sprite::sprite(kind, army, size).draw_centred(&mut img, cx, cy);
+                }
+                None => {
+                    fill_polygon(&mut img, &rect(1.5), palette::CARD_BACK);
+                    fill_polygon(&mut img, &rect(5.0), palette::CARD_BACK_INNER);
+                }
+            }
+        }
+    }
+    img
 }
 
 /// The board with a private table under it.

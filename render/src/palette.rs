@@ -21,6 +21,9 @@ pub const ADRENALINE: Rgb8 = [0xd6, 0x28, 0x28];
 pub const MIRROR: Rgb8 = [0xb8, 0xc4, 0xd0];
 pub const INK: Rgb8 = [0x10, 0x10, 0x10];
 pub const PAPER: Rgb8 = [0xfa, 0xfa, 0xfa];
+/// The back of a card, and the panel inside its border.
+pub const CARD_BACK: Rgb8 = [0x2f, 0x4f, 0x9a];
+pub const CARD_BACK_INNER: Rgb8 = [0x4a, 0x6c, 0xc0];
 
 /// An army's colours: the body of its pieces and the lines drawn on them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -86,6 +86,7 @@ fn synthetic(board: Arc<Board>, bottom: Seat, figures: Vec<Placed>) -> View {
         colours: Vec::new(),
         labels: Vec::new(),
         tinted: Vec::new(),
+        cards: Vec::new(),
     }
 }
 

@@ -379,3 +379,9 @@ fn two_hundred_games_of_each_chess_with_a_twist() {
     }
     assert!(mates.iter().all(|(_, mated)| *mated), "{mates:?}");
 }
+
+#[test]
+fn two_hundred_games_of_two_move_chess() {
+    let printed = games_each("two-move", &[(2, &[])], 200, 16_016);
+    assert!(printed.contains("by capturing the king"), "{printed}");
+}

@@ -17,6 +17,9 @@ fn view_text(view: &View) -> String {
     if let Some(panel) = &view.panel {
         t.push_str(&panel.to_text());
     }
+    for row in &view.cards {
+        t.push_str(&row.to_text());
+    }
     t
 }
 
@@ -249,5 +252,74 @@ proptest! {
     #[test]
     fn zombie_burials_stay_with_the_burier(seed in any::<u64>()) {
         zombie_playout(seed)?;
+    }
+}
+
+/// Over a random Two Move game: a chosen pair is shown face down to the other player and to
+/// spectators (in the picture's cards and in every text they get) until both have chosen, and
+/// face up to its owner; the announcement names no card.
+fn two_move_playout(seed: u64) -> Result<(), TestCaseError> {
+    let game = registry::variant("two-move").unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut state = game.setup(&Options::new(), 2, seed).unwrap();
+    for _ in 0..rng.gen_range(1..120) {
+        if game.outcome(&state).unwrap().is_some() {
+            break;
+        }
+        let prompts = game.prompts(&state).unwrap();
+        let seat = prompts[rng.gen_range(0..prompts.len())].seat;
+        let texts = game.legal_texts(&state, seat).unwrap();
+        let choice = texts.choose(&mut rng).unwrap().clone();
+        let sealing = prompts.len() == 2;
+        let (_, events) = game.play(&mut state, seat, &choice).unwrap();
+        if !sealing {
+            continue;
+        }
+        let other = Seat(1 - seat.0);
+        prop_assert_eq!(
+            events,
+            vec![Event::Public(format!(
+                "{} has chosen two cards.",
+                seat.colour_name()
+            ))]
+        );
+        let chosen_row = format!("{} has chosen", seat.colour_name());
+        for viewer in [Viewer::Spectator, Viewer::Seat(other)] {
+            let view = game.view(&state, viewer).unwrap();
+            let row = view.cards.iter().find(|r| r.title == chosen_row);
+            prop_assert!(row.is_some_and(|r| r.cards.iter().all(|c| c.is_none())));
+            prop_assert!(
+                !view_text(&view).contains(&choice),
+                "{:?} sees {}",
+                viewer,
+                choice
+            );
+            // Whatever the other player tries, the refusal does not give the choice away.
+            if viewer == Viewer::Seat(other) {
+                for probe in [choice.as_str(), "K K", "p q"] {
+                    if let Err(e) = game.play(&mut state.clone(), other, probe) {
+                        let told = e.to_string().contains(&format!("chose {}", choice));
+                        prop_assert!(!told, "the refusal names the other's cards");
+                    }
+                }
+            }
+        }
+        let mine = game.view(&state, Viewer::Seat(seat)).unwrap();
+        let row = mine.cards.iter().find(|r| r.title == chosen_row).unwrap();
+        prop_assert!(
+            row.cards.iter().all(|c| c.is_some()),
+            "the owner sees his cards"
+        );
+        prop_assert!(mine.panel.unwrap().to_text().contains(&choice));
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn two_move_keeps_a_chosen_pair_face_down_until_both_have_chosen(seed in any::<u64>()) {
+        two_move_playout(seed)?;
     }
 }

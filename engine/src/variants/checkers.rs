@@ -876,6 +876,7 @@ impl Game for CheckersFamily {
             colours: Vec::new(),
             labels: Vec::new(),
             tinted: Vec::new(),
+            cards: Vec::new(),
         }
     }
 

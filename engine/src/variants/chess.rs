@@ -340,6 +340,7 @@ pub(crate) fn board_view(variant: &'static str, pos: &Position, viewer: Viewer) 
         colours: Vec::new(),
         labels: Vec::new(),
         tinted: Vec::new(),
+        cards: Vec::new(),
     }
 }
 

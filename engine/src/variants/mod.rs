@@ -18,4 +18,5 @@ pub mod team_chess;
 pub mod tri_checkers;
 pub mod tri_chess;
 pub mod trimens;
+pub mod two_move;
 pub mod zombie;

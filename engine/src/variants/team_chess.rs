@@ -729,6 +729,7 @@ impl TeamChess {
             colours: Vec::new(),
             labels: Vec::new(),
             tinted: Vec::new(),
+            cards: Vec::new(),
         }
     }
 

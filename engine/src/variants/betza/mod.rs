@@ -1104,6 +1104,7 @@ impl BetzaGame {
             colours: Vec::new(),
             labels,
             tinted: Vec::new(),
+            cards: Vec::new(),
         }
     }
 

@@ -1331,6 +1331,7 @@ impl SuperchessGame {
             colours: vec![0, 1, TAN, BROWN],
             labels: Vec::new(),
             tinted: Vec::new(),
+            cards: Vec::new(),
         }
     }
 

@@ -560,6 +560,7 @@ impl Game for Trimens {
             colours: Vec::new(),
             labels: Vec::new(),
             tinted: Vec::new(),
+            cards: Vec::new(),
         }
     }
 
