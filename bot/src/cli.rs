@@ -94,6 +94,18 @@ pub enum Command {
         #[arg(long, default_value_t = 3_000)]
         max_actions: usize,
     },
+    /// Solve a Chess Golf hole: print the shortest number of moves and one path.
+    Golf {
+        /// The board (FEN piece placement; no pawns).
+        #[arg(long)]
+        fen: String,
+        /// The chosen types, two or three letters, upper case White: `K,b`.
+        #[arg(long)]
+        chosen: String,
+        /// Give up after this many moves.
+        #[arg(long, default_value_t = 12)]
+        max_moves: usize,
+    },
     /// Draw a variant's board as a PNG, as a player or spectator would see it.
     Render {
         /// The variant id, as in /variants (chess, chess960, ...).
@@ -240,6 +252,11 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Str
             };
             playout(&variant, &options, games, settings, out)
         }
+        Some(Command::Golf {
+            fen,
+            chosen,
+            max_moves,
+        }) => golf(&fen, &chosen, max_moves, out),
         Some(Command::Render {
             variant,
             fen,
@@ -255,6 +272,30 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Str
             out,
         ),
     }
+}
+
+/// `rookery golf`: the shortest solution of a Chess Golf hole, or that none is that short.
+pub fn golf(fen: &str, chosen: &str, max_moves: usize, out: &mut dyn Write) -> Result<(), String> {
+    use engine::variants::golf::{Chosen, GolfBoard};
+    let board = GolfBoard::from_fen(fen)?;
+    let chosen = Chosen::parse(chosen)?;
+    let started = Instant::now();
+    let solution = board.solve(&chosen, max_moves)?;
+    let took = started.elapsed();
+    match solution {
+        Some(path) => {
+            let moves: Vec<String> = path
+                .iter()
+                .map(|m| format!("{m} (as {})", m.borrowed.name()))
+                .collect();
+            writeln!(out, "{} moves: {}", path.len(), moves.join(", "))
+                .map_err(|e| e.to_string())?;
+        }
+        None => {
+            writeln!(out, "no solution in {max_moves} moves or fewer").map_err(|e| e.to_string())?
+        }
+    }
+    writeln!(out, "solved in {} ms", took.as_millis()).map_err(|e| e.to_string())
 }
 
 /// `rookery playout`: random games to their end; an error if any went wrong.

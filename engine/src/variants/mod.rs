@@ -8,6 +8,7 @@ pub mod chess;
 pub mod chess960;
 pub mod crowded_house;
 pub mod doubles;
+pub mod golf;
 pub mod half_alice;
 pub mod masquerade;
 pub mod patterns;
