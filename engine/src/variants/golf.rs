@@ -144,6 +144,14 @@ fn offset(s: Square, (df, dr): (i8, i8)) -> Option<Square> {
     ((0..8).contains(&f) && (0..8).contains(&r)).then(|| (r * 8 + f) as Square)
 }
 
+/// A searched position, compactly (see [`GolfBoard::key`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Key {
+    occupied: u64,
+    kinds: u128,
+    progress: u16,
+}
+
 /// What is left to take in a hole, and by whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Progress {
@@ -349,24 +357,55 @@ impl GolfBoard {
         self.squares[m.to as usize] = self.squares[m.from as usize].take();
     }
 
-    /// A compact key of the position and the hole's progress: each piece's square, by kind,
-    /// sorted (pieces of one kind are interchangeable).
-    fn key(&self, progress: Progress) -> Vec<u8> {
-        let mut key = Vec::with_capacity(34);
+    /// A compact key of the position and the hole's progress: which squares are occupied, the
+    /// kind on each in square order (four bits each: pieces of one kind are interchangeable),
+    /// and the capturer's square and the types still to take.
+    fn key(&self, progress: Progress) -> Key {
+        let mut occupied = 0u64;
+        let mut kinds = 0u128;
+        let mut shift = 0;
         for s in 0..64u8 {
             if let Some(p) = self.at(s) {
-                key.push(p.side.0 * 8 + p.role as u8);
-                key.push(s);
+                occupied |= 1 << s;
+                kinds |= u128::from(p.side.0 * 8 + p.role as u8) << shift;
+                shift += 4;
             }
         }
-        key.push(progress.capturer.unwrap_or(64));
-        key.push(progress.remaining);
-        key
+        let progress =
+            u16::from(progress.capturer.unwrap_or(64)) << 8 | u16::from(progress.remaining);
+        Key {
+            occupied,
+            kinds,
+            progress,
+        }
+    }
+
+    /// The board and progress a key stands for.
+    fn from_key(key: Key) -> (GolfBoard, Progress) {
+        let mut squares = [None; 64];
+        let mut kinds = key.kinds;
+        let mut occupied = key.occupied;
+        while occupied != 0 {
+            let s = occupied.trailing_zeros() as usize;
+            occupied &= occupied - 1;
+            let kind = (kinds & 0xf) as u8;
+            kinds >>= 4;
+            squares[s] = Some(GolfPiece {
+                side: Seat(kind / 8),
+                role: Role::ALL[(kind % 8) as usize - 1],
+            });
+        }
+        let capturer = (key.progress >> 8) as u8;
+        let progress = Progress {
+            capturer: (capturer < 64).then_some(capturer),
+            remaining: key.progress as u8,
+        };
+        (GolfBoard { squares }, progress)
     }
 
     /// The shortest path that solves the hole for `chosen`, searching up to `max_moves`:
     /// `Ok(None)` when none is that short, an error for a hole that cannot be played (a chosen
-    /// type missing from the board).
+    /// type missing from the board, or more than 32 pieces).
     pub fn solve(
         &self,
         chosen: &Chosen,
@@ -381,55 +420,61 @@ impl GolfBoard {
                 ));
             }
         }
+        if self.squares.iter().flatten().count() > 32 {
+            return Err("a golf board holds at most 32 pieces".into());
+        }
         let kinds = &chosen.0;
-        let all = (1u8 << kinds.len()) - 1;
         let start = Progress {
             capturer: None,
-            remaining: all,
+            remaining: (1u8 << kinds.len()) - 1,
         };
         // Breadth first, each position once, remembering how it was reached.
-        let mut parents: HashMap<Vec<u8>, (Vec<u8>, GolfMove)> = HashMap::new();
         let start_key = self.key(start);
-        parents.insert(
-            start_key.clone(),
-            (
-                Vec::new(),
-                GolfMove {
-                    from: 0,
-                    to: 0,
-                    capture: false,
-                    borrowed: Role::King,
-                },
-            ),
-        );
-        let mut frontier = vec![(self.clone(), start, start_key)];
-        for _depth in 0..max_moves {
+        let mut parents: HashMap<Key, (Key, GolfMove)> = HashMap::new();
+        let mut frontier = vec![start_key];
+        for depth in 0..max_moves {
+            // A hole ends with a capture: look for the finishing one from every position of
+            // this depth before spreading to the next, so the last depth is never stored.
+            for &key in &frontier {
+                let (board, progress) = GolfBoard::from_key(key);
+                let finishes = |from: Square, to: Square| {
+                    board
+                        .capture_allowed(kinds, progress, from, to)
+                        .is_some_and(|p| p.remaining == 0)
+                };
+                if let Some(m) = board.moves(finishes).into_iter().find(|m| m.capture) {
+                    let mut path = GolfBoard::path(&parents, start_key, key);
+                    path.push(m);
+                    return Ok(Some(path));
+                }
+            }
+            if depth + 1 == max_moves {
+                break;
+            }
             let mut next = Vec::new();
-            for (board, progress, key) in &frontier {
+            for &key in &frontier {
+                let (board, progress) = GolfBoard::from_key(key);
                 let may_capture = |from: Square, to: Square| {
-                    board.capture_allowed(kinds, *progress, from, to).is_some()
+                    board.capture_allowed(kinds, progress, from, to).is_some()
                 };
                 for m in board.moves(may_capture) {
-                    let mut after = board.clone();
-                    let mut now = *progress;
+                    let mut now = progress;
                     if m.capture {
-                        let Some(p) = board.capture_allowed(kinds, *progress, m.from, m.to) else {
+                        let Some(p) = board.capture_allowed(kinds, progress, m.from, m.to) else {
                             continue;
                         };
                         now = p;
                     } else if now.capturer == Some(m.from) {
                         now.capturer = Some(m.to);
                     }
+                    let mut after = board.clone();
                     after.play(m);
                     let new_key = after.key(now);
-                    if parents.contains_key(&new_key) {
+                    if new_key == start_key || parents.contains_key(&new_key) {
                         continue;
                     }
-                    parents.insert(new_key.clone(), (key.clone(), m));
-                    if now.remaining == 0 {
-                        return Ok(Some(GolfBoard::path(&parents, new_key)));
-                    }
-                    next.push((after, now, new_key));
+                    parents.insert(new_key, (key, m));
+                    next.push(new_key);
                 }
             }
             if next.is_empty() {
@@ -472,14 +517,14 @@ impl GolfBoard {
         }
     }
 
-    fn path(parents: &HashMap<Vec<u8>, (Vec<u8>, GolfMove)>, mut key: Vec<u8>) -> Vec<GolfMove> {
+    fn path(parents: &HashMap<Key, (Key, GolfMove)>, start: Key, mut key: Key) -> Vec<GolfMove> {
         let mut moves = Vec::new();
-        while let Some((parent, m)) = parents.get(&key) {
-            if parent.is_empty() {
+        while key != start {
+            let Some(&(parent, m)) = parents.get(&key) else {
                 break;
-            }
-            moves.push(*m);
-            key = parent.clone();
+            };
+            moves.push(m);
+            key = parent;
         }
         moves.reverse();
         moves
