@@ -152,6 +152,82 @@ struct Key {
     progress: u16,
 }
 
+/// The nibbles of `kinds` below nibble `i`.
+fn nibbles_below(kinds: u128, i: u32) -> u128 {
+    kinds & 1u128.checked_shl(4 * i).map_or(u128::MAX, |b| b - 1)
+}
+
+impl Key {
+    /// The key after move `m` (a capture replaces the piece on its target) with the hole's
+    /// progress `now`: the mover's kind leaves its place in the square-ordered list and is put
+    /// back at the target's place, without rebuilding the board.
+    fn after(self, m: GolfMove, now: Progress) -> Key {
+        let rank = |occupied: u64, s: Square| (occupied & ((1u64 << s) - 1)).count_ones();
+        let remove = |kinds: u128, i: u32| -> (u128, u128) {
+            let nibble = kinds.checked_shr(4 * i).unwrap_or(0) & 0xf;
+            let above = kinds.checked_shr(4 * i + 4).unwrap_or(0);
+            (
+                nibbles_below(kinds, i) | above.checked_shl(4 * i).unwrap_or(0),
+                nibble,
+            )
+        };
+        let (mut occupied, mut kinds) = (self.occupied, self.kinds);
+        let (rest, mover) = remove(kinds, rank(occupied, m.from));
+        occupied &= !(1 << m.from);
+        kinds = rest;
+        if m.capture {
+            kinds = remove(kinds, rank(occupied, m.to)).0;
+            occupied &= !(1 << m.to);
+        }
+        let i = rank(occupied, m.to);
+        let above = kinds.checked_shr(4 * i).unwrap_or(0);
+        kinds = nibbles_below(kinds, i)
+            | mover.checked_shl(4 * i).unwrap_or(0)
+            | above.checked_shl(4 * i + 4).unwrap_or(0);
+        occupied |= 1 << m.to;
+        Key {
+            occupied,
+            kinds,
+            progress: Progress::packed(now),
+        }
+    }
+}
+
+/// A quick hash for [`Key`]s (the search's own positions, nothing an outsider chooses):
+/// the words mixed by multiplication.
+#[derive(Clone, Copy, Default)]
+struct KeyHasher;
+
+impl std::hash::BuildHasher for KeyHasher {
+    type Hasher = MixHasher;
+    fn build_hasher(&self) -> MixHasher {
+        MixHasher(0)
+    }
+}
+
+struct MixHasher(u64);
+
+impl std::hash::Hasher for MixHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u128(&mut self, n: u128) {
+        self.write_u64(n as u64);
+        self.write_u64((n >> 64) as u64);
+    }
+    fn write_u16(&mut self, n: u16) {
+        self.write_u64(u64::from(n));
+    }
+}
+
 /// What is left to take in a hole, and by whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Progress {
@@ -159,6 +235,12 @@ struct Progress {
     capturer: Option<Square>,
     /// Bits of the chosen types still to be taken (after the first capture).
     remaining: u8,
+}
+
+impl Progress {
+    fn packed(self) -> u16 {
+        u16::from(self.capturer.unwrap_or(64)) << 8 | u16::from(self.remaining)
+    }
 }
 
 impl GolfBoard {
@@ -430,7 +512,7 @@ impl GolfBoard {
         };
         // Breadth first, each position once, remembering how it was reached.
         let start_key = self.key(start);
-        let mut parents: HashMap<Key, (Key, GolfMove)> = HashMap::new();
+        let mut parents: HashMap<Key, (Key, GolfMove), KeyHasher> = HashMap::default();
         let mut frontier = vec![start_key];
         for depth in 0..max_moves {
             // A hole ends with a capture: look for the finishing one from every position of
@@ -467,9 +549,7 @@ impl GolfBoard {
                     } else if now.capturer == Some(m.from) {
                         now.capturer = Some(m.to);
                     }
-                    let mut after = board.clone();
-                    after.play(m);
-                    let new_key = after.key(now);
+                    let new_key = key.after(m, now);
                     if new_key == start_key || parents.contains_key(&new_key) {
                         continue;
                     }
@@ -517,7 +597,11 @@ impl GolfBoard {
         }
     }
 
-    fn path(parents: &HashMap<Key, (Key, GolfMove)>, start: Key, mut key: Key) -> Vec<GolfMove> {
+    fn path(
+        parents: &HashMap<Key, (Key, GolfMove), KeyHasher>,
+        start: Key,
+        mut key: Key,
+    ) -> Vec<GolfMove> {
         let mut moves = Vec::new();
         while key != start {
             let Some(&(parent, m)) = parents.get(&key) else {

@@ -81,3 +81,23 @@ fn in_a_three_card_hole_only_the_first_capturer_captures_again() {
     assert!(Chosen::parse("K,p").is_err());
     assert!(Chosen::parse("K").is_err());
 }
+
+#[test]
+fn a_key_updated_by_a_move_is_the_key_of_the_board_after_it() {
+    let progress = Progress {
+        capturer: None,
+        remaining: 0b11,
+    };
+    for fen in [INTRO, "5Q2/b6K/1B1n1N2/R5q1/1r2b3/1r1n1N2/5k2/2B3R1", "8/8/8/8/8/8/b1n5/RKR5"] {
+        let board = GolfBoard::from_fen(fen).unwrap();
+        let key = board.key(progress);
+        let moves = board.moves(|_, _| true);
+        assert!(moves.iter().any(|m| m.capture));
+        for m in moves {
+            let mut after = board.clone();
+            after.play(m);
+            assert_eq!(key.after(m, progress), after.key(progress), "{m}");
+            assert_eq!(GolfBoard::from_key(after.key(progress)).0, after);
+        }
+    }
+}
