@@ -672,8 +672,9 @@ pub fn parse_square_label(label: &str) -> Option<(u8, u8)> {
     Some((f - b'a', rank - 1))
 }
 
-/// The eight compass directions of square boards, clockwise from north (up for seat 0).
-const COMPASS: [(i32, i32); 8] = [
+/// The eight compass directions of square boards, clockwise from north (up for seat 0), as
+/// (file, rank) steps.
+pub const COMPASS: [(i32, i32); 8] = [
     (0, 1),
     (1, 1),
     (1, 0),
@@ -683,7 +684,8 @@ const COMPASS: [(i32, i32); 8] = [
     (-1, 0),
     (-1, 1),
 ];
-const KNIGHT: [(i32, i32); 8] = [
+/// The eight knight's leaps of square boards, as (file, rank) steps.
+pub const KNIGHT: [(i32, i32); 8] = [
     (1, 2),
     (2, 1),
     (2, -1),

@@ -646,16 +646,7 @@ impl Position {
                     _ => continue,
                 };
                 let (sf, sr) = board.coord(s);
-                for (vf, vr) in [
-                    (0, 1),
-                    (1, 1),
-                    (1, 0),
-                    (1, -1),
-                    (0, -1),
-                    (-1, -1),
-                    (-1, 0),
-                    (-1, 1),
-                ] {
+                for (vf, vr) in crate::board::COMPASS.map(|(f, r)| (f as i16, r as i16)) {
                     if !(if vf == 0 || vr == 0 {
                         straight
                     } else {

@@ -32,6 +32,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
+use crate::board::{COMPASS, KNIGHT};
 use crate::cards::{Card, Face};
 use crate::chess::{Role, Seat};
 
@@ -118,29 +119,11 @@ pub struct GolfBoard {
     squares: [Option<GolfPiece>; 64],
 }
 
-const KING_STEPS: [(i8, i8); 8] = [
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
-const KNIGHT_JUMPS: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
+const KING_STEPS: [(i32, i32); 8] = COMPASS;
+const KNIGHT_JUMPS: [(i32, i32); 8] = KNIGHT;
 
-fn offset(s: Square, (df, dr): (i8, i8)) -> Option<Square> {
-    let (f, r) = ((s % 8) as i8 + df, (s / 8) as i8 + dr);
+fn offset(s: Square, (df, dr): (i32, i32)) -> Option<Square> {
+    let (f, r) = ((s % 8) as i32 + df, (s / 8) as i32 + dr);
     ((0..8).contains(&f) && (0..8).contains(&r)).then(|| (r * 8 + f) as Square)
 }
 
@@ -413,7 +396,7 @@ impl GolfBoard {
                         }
                     }
                     _ => {
-                        let dirs: &[(i8, i8)] = match role {
+                        let dirs: &[(i32, i32)] = match role {
                             Role::Bishop => &[(1, 1), (-1, 1), (-1, -1), (1, -1)],
                             Role::Rook => &[(1, 0), (0, 1), (-1, 0), (0, -1)],
                             _ => &KING_STEPS,

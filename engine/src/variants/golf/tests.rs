@@ -88,7 +88,11 @@ fn a_key_updated_by_a_move_is_the_key_of_the_board_after_it() {
         capturer: None,
         remaining: 0b11,
     };
-    for fen in [INTRO, "5Q2/b6K/1B1n1N2/R5q1/1r2b3/1r1n1N2/5k2/2B3R1", "8/8/8/8/8/8/b1n5/RKR5"] {
+    for fen in [
+        INTRO,
+        "5Q2/b6K/1B1n1N2/R5q1/1r2b3/1r1n1N2/5k2/2B3R1",
+        "8/8/8/8/8/8/b1n5/RKR5",
+    ] {
         let board = GolfBoard::from_fen(fen).unwrap();
         let key = board.key(progress);
         let moves = board.moves(|_, _| true);
