@@ -4,7 +4,7 @@
 //! use engine::registry;
 //! assert_eq!(registry::variant("960").unwrap().info().id, "chess960");
 //! let err = registry::variant("chezz").unwrap_err();
-//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens, tri-checkers, tri-stax, tri-queens, superchess, betza, shadow, half-alice, adrenaline, two-move"), "{err}");
+//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens, tri-checkers, tri-stax, tri-queens, superchess, betza, shadow, half-alice, adrenaline, two-move, telepathic"), "{err}");
 //! ```
 
 use crate::game::{AnyGame, GameError};
@@ -24,11 +24,12 @@ use crate::variants::{
     tri_checkers::{TRI_CHEK, TRI_QUEENS, TRI_STAX},
     tri_chess::TriChess,
     trimens::Trimens,
+    telepathic::Telepathic,
     two_move::TwoMove,
     zombie::Zombie,
 };
 
-static VARIANTS: [&dyn AnyGame; 21] = [
+static VARIANTS: [&dyn AnyGame; 22] = [
     &Chess,
     &Chess960,
     &Doubles,
@@ -50,6 +51,7 @@ static VARIANTS: [&dyn AnyGame; 21] = [
     &HalfAlice,
     &Adrenaline,
     &TwoMove,
+    &Telepathic,
 ];
 
 /// All variants, in the order `/variants` lists them.

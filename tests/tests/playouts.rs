@@ -385,3 +385,9 @@ fn two_hundred_games_of_two_move_chess() {
     let printed = games_each("two-move", &[(2, &[])], 200, 16_016);
     assert!(printed.contains("by capturing the king"), "{printed}");
 }
+
+#[test]
+fn two_hundred_games_of_telepathic_chess() {
+    let printed = games_each("telepathic", &[(4, &[])], 200, 17_017);
+    assert!(printed.contains("by capturing the king"), "{printed}");
+}

@@ -315,8 +315,76 @@ fn two_move_playout(seed: u64) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+fn telepathic_playout(seed: u64) -> Result<(), TestCaseError> {
+    let game = registry::variant("telepathic").unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut state = game.setup(&Options::new(), 4, seed).unwrap();
+    for _ in 0..rng.gen_range(1..160) {
+        if game.outcome(&state).unwrap().is_some() {
+            break;
+        }
+        let prompt = game.prompts(&state).unwrap()[0].clone();
+        let seat = prompt.seat;
+        let texts = game.legal_texts(&state, seat).unwrap();
+        let choice = texts.choose(&mut rng).unwrap().clone();
+        let (_, events) = game.play(&mut state, seat, &choice).unwrap();
+        // Every hand is seen only by the player holding it.
+        for viewer in (0..4u8).map(|s| Viewer::Seat(Seat(s))).chain([Viewer::Spectator]) {
+            let view = game.view(&state, viewer).unwrap();
+            for row in view.cards.iter().filter(|r| r.title.contains("hand")) {
+                let holder = row.title.contains(&format!("{})", game_name(viewer)));
+                prop_assert!(
+                    row.cards.iter().all(|c| c.is_some() == holder),
+                    "{:?} sees {}",
+                    viewer,
+                    row.to_text()
+                );
+            }
+        }
+        if prompt.kind != engine::game::PromptKind::Secret {
+            continue;
+        }
+        // A prediction lies face down: only the predictor sees its face.
+        let public = Event::public_texts(&events).join(" ");
+        prop_assert!(public.contains("plays a prediction card face down"));
+        prop_assert!(!public.contains("predicted"));
+        let team = if seat.0 % 2 == 0 { "White" } else { "Black" };
+        let table = format!("{team} on the table");
+        for viewer in (0..4u8)
+            .map(|s| Viewer::Seat(Seat(s)))
+            .chain([Viewer::Spectator])
+        {
+            let view = game.view(&state, viewer).unwrap();
+            let row = view.cards.iter().find(|r| r.title == table).unwrap();
+            let face_down_seen = row.cards.last().unwrap().is_some();
+            prop_assert_eq!(face_down_seen, viewer == Viewer::Seat(seat), "{:?}", viewer);
+        }
+        // The mover's refusals do not give the card away.
+        let mover = game.prompts(&state).unwrap()[0].seat;
+        for probe in ["Ke2", "Qxd8", "remove a2", "C"] {
+            if let Err(e) = game.play(&mut state.clone(), mover, probe) {
+                prop_assert!(!e.to_string().contains("predict"), "{}", e);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The seat name a viewer has in Telepathic Chess.
+fn game_name(viewer: Viewer) -> &'static str {
+    match viewer {
+        Viewer::Seat(s) => ["White 1", "Black 1", "White 2", "Black 2"][s.index()],
+        Viewer::Spectator => "spectator",
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn telepathic_shows_a_prediction_and_a_hand_to_its_holder_only(seed in any::<u64>()) {
+        telepathic_playout(seed)?;
+    }
 
     #[test]
     fn two_move_keeps_a_chosen_pair_face_down_until_both_have_chosen(seed in any::<u64>()) {

@@ -15,6 +15,7 @@ pub mod patterns;
 pub mod shadow;
 pub mod superchess;
 pub mod synchronous;
+pub mod telepathic;
 pub mod team_chess;
 pub mod tri_checkers;
 pub mod tri_chess;
