@@ -21,10 +21,10 @@ use crate::variants::{
     shadow::ShadowChess,
     superchess::Superchess,
     synchronous::Synchronous,
+    telepathic::Telepathic,
     tri_checkers::{TRI_CHEK, TRI_QUEENS, TRI_STAX},
     tri_chess::TriChess,
     trimens::Trimens,
-    telepathic::Telepathic,
     two_move::TwoMove,
     zombie::Zombie,
 };

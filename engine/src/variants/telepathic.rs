@@ -73,7 +73,9 @@ enum Phase {
     Predict,
     Move,
     /// `team` removes one of its pieces.
-    Remove { team: Seat },
+    Remove {
+        team: Seat,
+    },
 }
 
 /// Where the trophy stands: -1 beside Black's side, 0 the middle, 1 beside White's side.
@@ -434,7 +436,10 @@ impl TelepathicState {
         let team = self.team();
         let moves = self.chess_moves();
         let mut written = self.position.san_plain_among(m, &moves);
-        let moved = self.position.piece_at(m.from).map_or(Role::Pawn, |p| p.role);
+        let moved = self
+            .position
+            .piece_at(m.from)
+            .map_or(Role::Pawn, |p| p.role);
         let captured = self.position.is_capture(m);
         let took_king = self.position.king(other(team)) == Some(m.to);
         self.position.play_unchecked(m);
@@ -463,7 +468,11 @@ impl TelepathicState {
         // Turn the prediction over.
         let down = self.face_down.take().unwrap_or(Face::Checker);
         let up = self.face_up[team.index()];
-        let copy = if down == Face::Checker { up } else { Some(down) };
+        let copy = if down == Face::Checker {
+            up
+        } else {
+            Some(down)
+        };
         let (verdict, step) = if copy == Some(Face::Piece(moved)) {
             ("matches the face-down card: the trophy is pulled", 1)
         } else if up == Some(Face::Piece(moved)) {
@@ -503,12 +512,6 @@ impl TelepathicState {
                 self.trophy = Trophy(0);
                 self.phase = Phase::Remove { team: loser };
                 events.push(Event::Public(text));
-                events.push(Event::Public(format!(
-                    "{}: choose a {} piece to remove (/move e.g. remove {}).",
-                    NAMES[self.mover[loser.index()].index()],
-                    loser.colour_name(),
-                    self.position.board().label(self.removable(loser)[0])
-                )));
                 return events;
             }
             Some(loser) => {
@@ -589,8 +592,11 @@ impl TelepathicState {
                 seat,
                 kind: PromptKind::Move,
                 text: format!(
-                    "remove one of {}'s pieces (not the king): /move remove e2",
-                    team.colour_name()
+                    "remove one of {}'s pieces (not the king), like /move remove {}",
+                    team.colour_name(),
+                    self.removable(team)
+                        .first()
+                        .map_or("", |&c| self.position.board().label(c))
                 ),
             },
         };
@@ -602,7 +608,10 @@ impl TelepathicState {
     fn card_rows(&self, viewer: Viewer) -> Vec<CardRow> {
         let mut rows = Vec::new();
         for team in [Seat::WHITE, Seat::BLACK] {
-            let card = |f: Face| Card { side: team, face: f };
+            let card = |f: Face| Card {
+                side: team,
+                face: f,
+            };
             let mut table: Vec<Option<Card>> = self.face_up[team.index()]
                 .map(card)
                 .into_iter()
@@ -618,13 +627,12 @@ impl TelepathicState {
                 title: format!("{} on the table", team.colour_name()),
                 cards: table,
             });
-            let holder = self.holder(team);
             let hand = Pile::new(
-                Visibility::Held(holder),
+                Visibility::Held(self.holder(team)),
                 self.hand(team).into_iter().map(card).collect(),
             );
             rows.push(CardRow {
-                title: format!("{} hand ({})", team.colour_name(), NAMES[holder.index()]),
+                title: format!("{} hand", team.colour_name()),
                 cards: hand.seen_by(viewer),
             });
         }
@@ -731,9 +739,9 @@ impl Game for Telepathic {
             .map(|player| {
                 let team = team_of(player);
                 let role = if state.mover[team.index()] == player {
-                    "moves next"
+                    "moves"
                 } else {
-                    "predicts next"
+                    "predicts"
                 };
                 SeatLine {
                     player,
@@ -771,7 +779,9 @@ impl Game for Telepathic {
     }
 
     fn seat_name(&self, _state: &TelepathicState, seat: Seat) -> String {
-        NAMES.get(seat.index()).map_or_else(|| seat.colour_name(), |n| n.to_string())
+        NAMES
+            .get(seat.index())
+            .map_or_else(|| seat.colour_name(), |n| n.to_string())
     }
 
     fn secret_history(&self, state: &TelepathicState) -> Vec<String> {

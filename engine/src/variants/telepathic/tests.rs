@@ -69,7 +69,11 @@ fn pushed_past_a_side_the_beaten_team_removes_a_piece_chosen_by_its_next_mover()
     let events = act(&mut s, W1, "Nc3");
     let text = public(&events);
     assert!(text.contains("White must remove a piece"), "{text}");
-    assert_eq!(s.to_act(), Some(W2), "White 2 moves next for White, so chooses");
+    assert_eq!(
+        s.to_act(),
+        Some(W2),
+        "White 2 moves next for White, so chooses"
+    );
     let refused = Telepathic.parse(&s, W2, "e1").unwrap_err().to_string();
     assert!(refused.contains("king cannot be removed"), "{refused}");
     let refused = Telepathic.parse(&s, W2, "e7").unwrap_err().to_string();
@@ -77,7 +81,10 @@ fn pushed_past_a_side_the_beaten_team_removes_a_piece_chosen_by_its_next_mover()
     act(&mut s, W2, "remove a2");
     assert_eq!(s.trophy(), Trophy(0));
     assert_eq!(s.lost(), [1, 0]);
-    assert!(s.position().piece_at(s.position().board().cell("a2").unwrap()).is_none());
+    assert!(s
+        .position()
+        .piece_at(s.position().board().cell("a2").unwrap())
+        .is_none());
     assert_eq!(s.to_act(), Some(B2), "Black's turn follows");
 }
 
@@ -137,7 +144,9 @@ fn the_face_down_card_is_seen_only_by_the_predictor_until_it_is_turned() {
         );
     }
     let rows = Telepathic.view(&s, Viewer::Seat(W2)).cards;
-    assert!(rows.iter().any(|r| r.to_text() == "White on the table: P R"));
+    assert!(rows
+        .iter()
+        .any(|r| r.to_text() == "White on the table: P R"));
     let text = Telepathic
         .prompts(&s)
         .iter()
