@@ -4,7 +4,7 @@
 //! use engine::registry;
 //! assert_eq!(registry::variant("960").unwrap().info().id, "chess960");
 //! let err = registry::variant("chezz").unwrap_err();
-//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens, tri-checkers, tri-stax, tri-queens, superchess, betza, shadow, half-alice, adrenaline, two-move, telepathic"), "{err}");
+//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens, tri-checkers, tri-stax, tri-queens, superchess, betza, shadow, half-alice, adrenaline, two-move, telepathic, cooperative"), "{err}");
 //! ```
 
 use crate::game::{AnyGame, GameError};
@@ -14,6 +14,7 @@ use crate::variants::{
     checkers::{CHECKERS, QUEENS, STAX},
     chess::Chess,
     chess960::Chess960,
+    cooperative::Cooperative,
     crowded_house::CrowdedHouse,
     doubles::Doubles,
     half_alice::HalfAlice,
@@ -29,7 +30,7 @@ use crate::variants::{
     zombie::Zombie,
 };
 
-static VARIANTS: [&dyn AnyGame; 22] = [
+static VARIANTS: [&dyn AnyGame; 23] = [
     &Chess,
     &Chess960,
     &Doubles,
@@ -52,6 +53,7 @@ static VARIANTS: [&dyn AnyGame; 22] = [
     &Adrenaline,
     &TwoMove,
     &Telepathic,
+    &Cooperative,
 ];
 
 /// All variants, in the order `/variants` lists them.

@@ -391,3 +391,9 @@ fn two_hundred_games_of_telepathic_chess() {
     let printed = games_each("telepathic", &[(4, &[])], 200, 17_017);
     assert!(printed.contains("by capturing the king"), "{printed}");
 }
+
+#[test]
+fn two_hundred_games_of_cooperative_chess_for_two_and_solitaire() {
+    let printed = games_each("cooperative", &[(2, &[]), (1, &[])], 200, 18_018);
+    assert!(printed.contains("by capturing the king"), "{printed}");
+}

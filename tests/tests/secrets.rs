@@ -378,8 +378,51 @@ fn telepathic_playout(seed: u64) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+fn cooperative_playout(seed: u64) -> Result<(), TestCaseError> {
+    let game = registry::variant("cooperative").unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut state = game.setup(&Options::new(), 2, seed).unwrap();
+    for _ in 0..rng.gen_range(1..200) {
+        if game.outcome(&state).unwrap().is_some() {
+            break;
+        }
+        let seat = game.prompts(&state).unwrap()[0].seat;
+        let texts = game.legal_texts(&state, seat).unwrap();
+        let choice = texts.choose(&mut rng).unwrap().clone();
+        game.play(&mut state, seat, &choice).unwrap();
+        // A hand is backs to the partner and to spectators; cards out of the game to all.
+        for viewer in [
+            Viewer::Seat(Seat::WHITE),
+            Viewer::Seat(Seat::BLACK),
+            Viewer::Spectator,
+        ] {
+            let view = game.view(&state, viewer).unwrap();
+            for row in &view.cards {
+                let own = match viewer {
+                    Viewer::Seat(s) => row.title == format!("{} hand", s.colour_name()),
+                    Viewer::Spectator => false,
+                };
+                if row.title.ends_with(" hand") || row.title == "Out of the game" {
+                    prop_assert!(
+                        row.cards.iter().all(|c| c.is_some() == own),
+                        "{:?} sees {}",
+                        viewer,
+                        row.to_text()
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn cooperative_shows_a_hand_only_to_its_holder(seed in any::<u64>()) {
+        cooperative_playout(seed)?;
+    }
 
     #[test]
     fn telepathic_shows_a_prediction_and_a_hand_to_its_holder_only(seed in any::<u64>()) {

@@ -6,6 +6,7 @@ pub mod betza;
 pub mod checkers;
 pub mod chess;
 pub mod chess960;
+pub mod cooperative;
 pub mod crowded_house;
 pub mod doubles;
 pub mod golf;
