@@ -57,6 +57,10 @@ pub enum Command {
         game: Option<GameId>,
     },
     Games,
+    /// The best scores of a game played for points on this server.
+    Scores {
+        variant: String,
+    },
     Variants,
     Rules {
         variant: String,
@@ -111,6 +115,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "Offer a draw, accept one, or decline it",
     ),
     ("games", "", "List your games"),
+    (
+        "scores",
+        "<variant>",
+        "Best scores on this server of a game played for points",
+    ),
     ("variants", "", "List the games Rookery plays"),
     ("rules", "<variant>", "Show the rules and options of a game"),
     (
@@ -149,6 +158,7 @@ pub async fn run(
         Command::Resign { game } => service.resign(user, place, game).await,
         Command::Draw { choice, game } => service.draw(user, place, game, choice).await,
         Command::Games => service.games(user).await,
+        Command::Scores { variant } => service.scores(place, &variant).await,
         Command::Variants => Ok(Reply::text(variants_text())),
         Command::Rules { variant } => rules_text(&variant).map(Reply::text),
         Command::Inbox => service.inbox(user).await,
@@ -387,6 +397,12 @@ pub fn parse_text(name: &str, args: &str) -> Result<Command, String> {
         "variants" => Command::Variants,
         "inbox" => Command::Inbox,
         "help" => Command::Help,
+        "scores" => {
+            let variant = take("variant", &mut named)
+                .or_else(|| (!pos.is_empty()).then(|| pos.remove(0)))
+                .ok_or("/scores needs a variant, for example /scores cooperative")?;
+            Command::Scores { variant }
+        }
         "rules" => {
             let variant = take("variant", &mut named)
                 .or_else(|| (!pos.is_empty()).then(|| pos.remove(0)))

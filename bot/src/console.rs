@@ -24,6 +24,8 @@ use crate::service::{Deliver, DeliveryError, Service, ServiceError};
 
 /// The one channel of the console, where games are announced.
 pub const LOBBY: &str = "lobby";
+/// The one server the console plays in.
+pub const SERVER: &str = "console";
 
 /// Prints posts and replies as the console's lines.
 pub struct Printer {
@@ -168,7 +170,7 @@ impl<'a> Console<'a> {
         match parse_line(line) {
             Err(message) => self.printer.error(&message),
             Ok((user, command)) => {
-                let place = Place::Channel(LOBBY.to_string());
+                let place = Place::channel(SERVER, LOBBY);
                 let result = commands::run(self.service, &user, &place, command).await;
                 match result {
                     Ok(reply) => self.printer.ephemeral(&user.id, &reply),

@@ -49,6 +49,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         resign(),
         draw(),
         games(),
+        scores(),
         variants(),
         rules(),
         inbox(),
@@ -476,7 +477,7 @@ async fn respond(ctx: Context<'_>, command: Command) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
     let user = user_of(ctx.author());
     let place = match ctx.guild_id() {
-        Some(_) => Place::Channel(ctx.channel_id().to_string()),
+        Some(server) => Place::channel(server.to_string(), ctx.channel_id().to_string()),
         None => Place::DirectMessage,
     };
     let service = &ctx.data().service;
@@ -589,7 +590,7 @@ async fn on_event(
     component.create_response(ctx, defer).await?;
     let user = user_of(&component.user);
     let place = match component.guild_id {
-        Some(_) => Place::Channel(component.channel_id.to_string()),
+        Some(server) => Place::channel(server.to_string(), component.channel_id.to_string()),
         None => Place::DirectMessage,
     };
     let reply = match control_of(&component.data) {
@@ -877,7 +878,10 @@ async fn autocomplete_variant(_ctx: Context<'_>, partial: &str) -> Vec<String> {
 
 async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> Vec<String> {
     let user = user_of(ctx.author());
-    let place = Place::Channel(ctx.channel_id().to_string());
+    let place = Place::channel(
+        ctx.guild_id().map(|g| g.to_string()).unwrap_or_default(),
+        ctx.channel_id().to_string(),
+    );
     ctx.data()
         .service
         .suggestions(&user, &place, None, partial, 25)
@@ -1041,7 +1045,7 @@ async fn moves(
 async fn autocomplete_secret(ctx: Context<'_>, partial: &str) -> Vec<String> {
     let user = user_of(ctx.author());
     let place = match ctx.guild_id() {
-        Some(_) => Place::Channel(ctx.channel_id().to_string()),
+        Some(server) => Place::channel(server.to_string(), ctx.channel_id().to_string()),
         None => Place::DirectMessage,
     };
     ctx.data()
@@ -1139,6 +1143,17 @@ async fn draw(
 #[poise::command(slash_command)]
 async fn games(ctx: Context<'_>) -> Result<(), Error> {
     respond(ctx, Command::Games).await
+}
+
+/// Best scores on this server of a game played for points
+#[poise::command(slash_command)]
+async fn scores(
+    ctx: Context<'_>,
+    #[description = "The game (cooperative, golf)"]
+    #[autocomplete = "autocomplete_variant"]
+    variant: String,
+) -> Result<(), Error> {
+    respond(ctx, Command::Scores { variant }).await
 }
 
 /// List the games Rookery plays

@@ -31,11 +31,21 @@ impl User {
     }
 }
 
-/// Where a command was given: a channel or thread (by the frontend's id), or a DM.
+/// Where a command was given: a channel or thread of a server (by the frontend's ids), or a DM.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Place {
-    Channel(String),
+    Channel { server: String, channel: String },
     DirectMessage,
+}
+
+impl Place {
+    /// A channel or thread of a server.
+    pub fn channel(server: impl Into<String>, channel: impl Into<String>) -> Place {
+        Place::Channel {
+            server: server.into(),
+            channel: channel.into(),
+        }
+    }
 }
 
 /// The life of a game.

@@ -34,6 +34,10 @@ const DAY: i64 = 86_400;
 pub const DEFAULT_DAYS_PER_MOVE: i64 = 3;
 /// The most days a move may be given.
 const MAX_DAYS_PER_MOVE: i64 = 30;
+/// The newest finished games a best-score table is made from.
+const BEST_SCORE_GAMES: i64 = 1000;
+/// Lines a best-score table shows.
+const BEST_SCORES_SHOWN: usize = 10;
 
 /// Why the service refused or failed.
 #[derive(Debug, thiserror::Error)]
@@ -393,7 +397,7 @@ impl Service {
         if let Some(id) = named {
             return Ok(id);
         }
-        if let Place::Channel(channel) = place {
+        if let Place::Channel { channel, .. } = place {
             if let Some(id) = self.store.game_by_thread(channel).await? {
                 return Ok(id);
             }
@@ -427,7 +431,7 @@ impl Service {
         options_text: &str,
         players: Option<usize>,
     ) -> Result<Reply, ServiceError> {
-        let Place::Channel(channel) = place else {
+        let Place::Channel { server, channel } = place else {
             return refuse("start games in a server channel, not in direct messages");
         };
         let game = registry::variant(variant)?;
@@ -477,6 +481,7 @@ impl Service {
             version: 1,
             seed,
             creator: user.id.clone(),
+            server: server.clone(),
             channel: channel.clone(),
             thread: None,
             days_per_move: days,
@@ -514,7 +519,18 @@ impl Service {
             format!(", {}", shown_options.join(", "))
         };
         let waiting = seat_count - 1;
-        let posts = [
+        let posts = if waiting == 0 {
+            // A game for one (solitaire) starts at once.
+            vec![Post::new(
+                Target::Channel(channel.clone()),
+                format!(
+                    "{{@{}}} plays **{}** alone (game {id}: {clock}{options_line}); follow it in {{#{id}}}.",
+                    user.id, info.name
+                ),
+            )
+            .anchoring_thread()]
+        } else {
+            vec![
             Post::new(
                 Target::Channel(channel.clone()),
                 format!(
@@ -541,12 +557,20 @@ impl Service {
                 Button { action: ButtonAction::Join, game: id },
                 Button { action: ButtonAction::Start, game: id },
             ]),
-        ];
+        ]
+        };
         for post in &posts {
             Store::push_post(&mut tx, Some(id), post, now).await?;
         }
         tx.commit().await?;
         self.outbox_ready.notify_one();
+        if waiting == 0 {
+            self.start(user, place, Some(id)).await?;
+            return Ok(Reply::text(format!(
+                "Game {id} created and started: {}.",
+                info.name
+            )));
+        }
         Ok(Reply::text(format!(
             "Game {id} created: {}. Others join with /join {id} or the Join button.",
             info.name
@@ -563,7 +587,7 @@ impl Service {
         let id = match named {
             Some(id) => id,
             None => match place {
-                Place::Channel(c) => match self.store.game_by_thread(c).await? {
+                Place::Channel { channel: c, .. } => match self.store.game_by_thread(c).await? {
                     Some(id) => id,
                     None => self.only_open_game_in(c).await?,
                 },
@@ -846,7 +870,7 @@ impl Service {
 
     /// The game in which a secret choice is asked of `user`, when they do not name one.
     async fn resolve_secret(&self, user: &User, place: &Place) -> Result<GameId, ServiceError> {
-        if let Place::Channel(channel) = place {
+        if let Place::Channel { channel, .. } = place {
             if let Some(id) = self.store.game_by_thread(channel).await? {
                 return Ok(id);
             }
@@ -1534,6 +1558,74 @@ impl Service {
     }
 
     /// `/games`: the user's games, live ones first.
+    /// `/scores`: the best scores of a game played for points on this server.
+    pub async fn scores(&self, place: &Place, variant: &str) -> Result<Reply, ServiceError> {
+        let Place::Channel { server, .. } = place else {
+            return refuse("best scores are kept per server: ask in one of the server's channels");
+        };
+        let game = registry::variant(variant)?;
+        let info = game.info();
+        let Some(order) = game.best_scores() else {
+            let scored: Vec<&str> = registry::variants()
+                .iter()
+                .filter(|v| v.best_scores().is_some())
+                .map(|v| v.info().id)
+                .collect();
+            return refuse(format!(
+                "{} is not played for points; best scores are kept for {}",
+                info.name,
+                scored.join(", ")
+            ));
+        };
+        let games = self
+            .store
+            .finished_in_server(server, info.id, BEST_SCORE_GAMES)
+            .await?;
+        let mut table: Vec<(i64, String)> = Vec::new();
+        for summary in &games {
+            let g = &summary.game;
+            let Some(outcome) = g
+                .result
+                .as_deref()
+                .and_then(|r| serde_json::from_str::<Outcome>(r).ok())
+            else {
+                continue;
+            };
+            let Some(score) = order.score_of(&outcome) else {
+                continue;
+            };
+            let names: Vec<&str> = summary.seats.iter().map(|s| s.user_name.as_str()).collect();
+            let verdict = if outcome.everyone_lost { ", lost" } else { "" };
+            table.push((
+                score,
+                format!("{} (game {}{verdict})", names.join(" and "), g.id),
+            ));
+        }
+        if table.is_empty() {
+            return Ok(Reply::text(format!(
+                "No game of {} has been finished on this server yet.",
+                info.name
+            )));
+        }
+        // Oldest first, so that the sort (which is stable) ranks an equal score reached later
+        // below the first to reach it.
+        table.reverse();
+        table.sort_by(|a, b| {
+            if order.better(a.0, b.0) {
+                std::cmp::Ordering::Less
+            } else if order.better(b.0, a.0) {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        });
+        let mut lines = vec![format!("Best scores for {} on this server:", info.name)];
+        for (i, (score, who)) in table.iter().take(BEST_SCORES_SHOWN).enumerate() {
+            lines.push(format!("{}. {score}: {who}", i + 1));
+        }
+        Ok(Reply::text(lines.join("\n")))
+    }
+
     pub async fn games(&self, user: &User) -> Result<Reply, ServiceError> {
         let all = self.store.games_of(&user.id, false).await?;
         if all.is_empty() {

@@ -39,6 +39,8 @@ pub struct GameRow {
     pub version: i64,
     pub seed: u64,
     pub creator: String,
+    /// The server (guild) the game was created in.
+    pub server: String,
     pub channel: String,
     pub thread: Option<String>,
     pub days_per_move: Option<i64>,
@@ -122,8 +124,9 @@ impl Store {
     ) -> Result<GameId, DbError> {
         let id = sqlx::query(
             "INSERT INTO games (variant, options, seat_count, seating, status, state, version, seed, creator,
-                channel, thread, days_per_move, deadline, reminded, draw_agreed, result, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                server, channel, thread, days_per_move, deadline, reminded, draw_agreed, result, created_at,
+                updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(&g.variant)
         .bind(serde_json::to_string(&g.options).unwrap_or_else(|_| "{}".into()))
@@ -134,6 +137,7 @@ impl Store {
         .bind(g.version)
         .bind(g.seed as i64)
         .bind(&g.creator)
+        .bind(&g.server)
         .bind(&g.channel)
         .bind(&g.thread)
         .bind(g.days_per_move)
@@ -244,6 +248,33 @@ impl Store {
              WHERE s.user_id = ? ORDER BY g.id DESC LIMIT 50"
         };
         let rows = sqlx::query(sql).bind(user).fetch_all(&self.reader).await?;
+        let mut out = Vec::new();
+        let mut conn = self.reader.acquire().await?;
+        for r in rows {
+            let game = game_row(&r)?;
+            let seats = Store::seats(&mut conn, game.id).await?;
+            out.push(GameSummary { game, seats });
+        }
+        Ok(out)
+    }
+
+    /// The finished games of `variant` played in `server`, newest first (at most `limit`), with
+    /// their seats: what a server's table of best scores is made from.
+    pub async fn finished_in_server(
+        &self,
+        server: &str,
+        variant: &str,
+        limit: i64,
+    ) -> Result<Vec<GameSummary>, DbError> {
+        let rows = sqlx::query(
+            "SELECT * FROM games WHERE server = ? AND variant = ? AND status = 'finished'
+             ORDER BY id DESC LIMIT ?",
+        )
+        .bind(server)
+        .bind(variant)
+        .bind(limit)
+        .fetch_all(&self.reader)
+        .await?;
         let mut out = Vec::new();
         let mut conn = self.reader.acquire().await?;
         for r in rows {
@@ -572,6 +603,7 @@ fn game_row(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow, DbError> {
         version: r.try_get("version")?,
         seed: r.try_get::<i64, _>("seed")? as u64,
         creator: r.try_get("creator")?,
+        server: r.try_get("server")?,
         channel: r.try_get("channel")?,
         thread: r.try_get("thread")?,
         days_per_move: r.try_get("days_per_move")?,

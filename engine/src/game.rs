@@ -349,6 +349,32 @@ pub struct Outcome {
     pub everyone_lost: bool,
 }
 
+/// Which scores a table of best scores puts first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BestScores {
+    Highest,
+    Lowest,
+}
+
+impl BestScores {
+    /// A finished game's score for the table: its best seat's.
+    pub fn score_of(self, outcome: &Outcome) -> Option<i64> {
+        let scores = outcome.standings.iter().map(|s| s.score);
+        match self {
+            BestScores::Highest => scores.max(),
+            BestScores::Lowest => scores.min(),
+        }
+    }
+
+    /// Whether score `a` ranks before `b`.
+    pub fn better(self, a: i64, b: i64) -> bool {
+        match self {
+            BestScores::Highest => a > b,
+            BestScores::Lowest => a < b,
+        }
+    }
+}
+
 /// One seat's place in a score table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Standing {
@@ -555,6 +581,12 @@ pub trait Game: Send + Sync + 'static {
         Outcome::win(others, reason)
     }
 
+    /// Whether finished games are kept in a table of best scores per server, and which scores
+    /// are best: Cooperative Chess's highest, Chess Golf's lowest. `None` for most games.
+    fn best_scores(&self) -> Option<BestScores> {
+        None
+    }
+
     /// What a seat is called in messages: "White", or the army a player moves in games of
     /// more than two sides ("White 2", "king-side Black").
     fn seat_name(&self, _state: &Self::State, seat: Seat) -> String {
@@ -717,6 +749,8 @@ pub trait AnyGame: Send + Sync {
     fn perft(&self, state: &AnyState, depth: u32) -> Result<Option<u64>, GameError>;
     fn divide(&self, state: &AnyState, depth: u32)
         -> Result<Option<Vec<(String, u64)>>, GameError>;
+    /// Which scores are best, for games kept in a best-score table (see [`Game::best_scores`]).
+    fn best_scores(&self) -> Option<BestScores>;
 }
 
 impl fmt::Debug for dyn AnyGame {
@@ -846,6 +880,9 @@ impl<G: Game> AnyGame for G {
     }
     fn perft(&self, state: &AnyState, depth: u32) -> Result<Option<u64>, GameError> {
         Ok(Game::perft(self, typed(self, state)?, depth))
+    }
+    fn best_scores(&self) -> Option<BestScores> {
+        Game::best_scores(self)
     }
     fn divide(
         &self,

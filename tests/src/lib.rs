@@ -144,7 +144,7 @@ impl Harness {
         let (name, args) = rest.split_once(' ').unwrap_or((rest, ""));
         let command = commands::parse_text(name, args).unwrap();
         let user = bot::model::User::new(user, user);
-        let place = Place::Channel(LOBBY.into());
+        let place = Place::channel("console", LOBBY);
         let reply = match commands::run(&self.service, &user, &place, command).await {
             Ok(r) => r,
             Err(ServiceError::Refused(m)) | Err(ServiceError::Internal(m)) => Reply::text(m),

@@ -18,7 +18,7 @@ async fn service(dir: &TempDir) -> Arc<Service> {
 }
 
 fn lobby() -> Place {
-    Place::Channel("lobby".into())
+    Place::channel("console", "lobby")
 }
 
 /// Creates a two-player chess game between `a` and `b`, `a` playing White.

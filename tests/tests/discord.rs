@@ -855,3 +855,42 @@ async fn board_shows_shadow_chess_shadows_on_request() {
     fake.assert_interactions_answered();
     bot.stop().await;
 }
+
+/// Solitaire Cooperative Chess starts as soon as it is asked for, and the server keeps its
+/// best scores: a finished game is listed by `/scores`, a game not played for points refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn solitaire_starts_at_once_and_the_server_keeps_best_scores() {
+    let (_dir, fake, alice, bob, bot) = connected("discord-scores").await;
+    let (lobby, thread) = open_game(&fake, &alice, "cooperative", "players=1").await;
+    assert!(lobby.content.contains("alone"), "{}", lobby.content);
+    let start = message_with(&fake, thread, "begins").await;
+    assert!(
+        start.content.contains("<@101> plays Solitaire"),
+        "{}",
+        start.content
+    );
+    let played = slash(&fake, &alice, thread, "move", &[("move", json!("e4"))]).await;
+    assert!(played.contains("You played e4"), "{played}");
+    let intruder = slash(&fake, &bob, thread, "move", &[("move", json!("done"))]).await;
+    assert!(intruder.contains("not"), "{intruder}");
+    slash(&fake, &alice, thread, "resign", &[]).await;
+    message_with(&fake, thread, "Everyone loses").await;
+    let table = slash(
+        &fake,
+        &bob,
+        LOBBY,
+        "scores",
+        &[("variant", json!("cooperative"))],
+    )
+    .await;
+    assert!(
+        table.contains("Best scores for Cooperative Chess on this server")
+            && table.contains("1. 0: alice (game 1, lost)"),
+        "{table}"
+    );
+    let refused = slash(&fake, &bob, LOBBY, "scores", &[("variant", json!("chess"))]).await;
+    assert!(refused.contains("not played for points"), "{refused}");
+    assert_posted_once(&fake);
+    fake.assert_interactions_answered();
+    bot.stop().await;
+}

@@ -36,8 +36,8 @@ use crate::board::Cell;
 use crate::cards::{shuffled, Card, Face, Pile, Visibility};
 use crate::chess::{Move, MoveKind, MoveParseError, Piece, Position, Role, Seat};
 use crate::game::{
-    EndReason, Event, Family, Game, GameError, Options, Outcome, Prompt, PromptKind, Standing,
-    VariantInfo,
+    BestScores, EndReason, Event, Family, Game, GameError, Options, Outcome, Prompt, PromptKind,
+    Standing, VariantInfo,
 };
 use crate::view::{CardRow, View, Viewer};
 
@@ -713,6 +713,11 @@ impl CoopState {
 
     fn end_turn(&mut self, said: &mut Vec<String>) {
         let colour = self.colour();
+        said.push(if self.players == 2 && !self.draw.is_empty() {
+            format!("{} ends the turn and draws.", colour.colour_name())
+        } else {
+            format!("{} ends the turn.", colour.colour_name())
+        });
         if self.players == 2 {
             while self.hands[colour.index()].len() < HAND && !self.draw.is_empty() {
                 self.draw_card(colour.index(), said);
@@ -766,7 +771,7 @@ impl CoopState {
 
     fn card_rows(&self, viewer: Viewer) -> Vec<CardRow> {
         let mut rows = vec![CardRow {
-            title: format!("Line (draw pile {} left)", self.draw.len()),
+            title: "Line".into(),
             cards: self.line.iter().map(|&c| Some(c)).collect(),
         }];
         if self.players == 2 {
@@ -911,6 +916,10 @@ impl Game for Cooperative {
                 .collect(),
             ..Outcome::everyone_loses(reason)
         }
+    }
+
+    fn best_scores(&self) -> Option<BestScores> {
+        Some(BestScores::Highest)
     }
 
     fn seat_name(&self, state: &CoopState, seat: Seat) -> String {
