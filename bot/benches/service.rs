@@ -67,7 +67,7 @@ impl DoublesBench {
                 .iter()
                 .map(|&n| User::new(n, n))
                 .collect(),
-            place: Place::Channel("lobby".into()),
+            place: Place::channel("console", "lobby"),
             game: GameId(0),
             ply: 0,
             _dir: dir,
@@ -136,7 +136,7 @@ impl Bench {
             service,
             white: User::new("white", "white"),
             black: User::new("black", "black"),
-            place: Place::Channel("lobby".into()),
+            place: Place::channel("console", "lobby"),
             game: GameId(0),
             ply: 0,
             _dir: dir,
