@@ -356,7 +356,11 @@ fn telepathic_playout(seed: u64) -> Result<(), TestCaseError> {
         let public = Event::public_texts(&events).join(" ");
         prop_assert!(public.contains("plays a prediction card face down"));
         prop_assert!(!public.contains("predicted"));
-        let team = if seat.0.is_multiple_of(2) { "White" } else { "Black" };
+        let team = if seat.0.is_multiple_of(2) {
+            "White"
+        } else {
+            "Black"
+        };
         let table = format!("{team} on the table");
         for viewer in (0..4u8)
             .map(|s| Viewer::Seat(Seat(s)))

@@ -211,6 +211,202 @@ impl std::hash::Hasher for MixHasher {
     }
 }
 
+/// Whether a movement among `roles` could take a piece from `x` to `y` on an empty board (the
+/// cheap test before the path is looked at).
+fn lent_shape_reaches(x: Square, y: Square, roles: u8) -> bool {
+    let df = ((y % 8) as i32 - (x % 8) as i32).abs();
+    let dr = ((y / 8) as i32 - (x / 8) as i32).abs();
+    let has = |r: Role| roles >> r as u8 & 1 == 1;
+    (has(Role::King) && df <= 1 && dr <= 1)
+        || (has(Role::Knight) && df * dr == 2)
+        || ((df == 0 || dr == 0) && (has(Role::Rook) || has(Role::Queen)))
+        || (df == dr && (has(Role::Bishop) || has(Role::Queen)))
+}
+
+/// Whether two of the squares in `mine` are neighbours: the king-step spread of the squares
+/// meets them (a square is never its own neighbour).
+fn pair_in(mine: u64) -> bool {
+    const NOT_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_H: u64 = !0x8080_8080_8080_8080;
+    let east = (mine << 1) & NOT_A;
+    let west = (mine >> 1) & NOT_H;
+    let row = mine | east | west;
+    let spread = east | west | row << 8 | row >> 8;
+    spread & mine != 0
+}
+
+/// A solution found in a [`Pass`]: the frontier position it starts from and its last three
+/// moves.
+struct Found {
+    parent: Key,
+    moves: [GolfMove; 3],
+}
+
+/// One breadth-first pass: the children of a frontier, each new one looked at for a solution
+/// two moves longer. The frontier is shared out among threads in turn; the solution kept is
+/// the one from the earliest frontier position, so the answer does not depend on timing.
+struct Pass {
+    children: Vec<(Key, Key, GolfMove)>,
+    found: Option<Found>,
+}
+
+impl Pass {
+    fn run(
+        frontier: &[Key],
+        seen: &HashMap<Key, (Key, GolfMove), KeyHasher>,
+        kinds: &[GolfPiece],
+        threads: usize,
+    ) -> Pass {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let earliest = AtomicUsize::new(usize::MAX);
+        let work = |first: usize| {
+            let mut children = Vec::new();
+            let mut mine: std::collections::HashSet<Key, KeyHasher> = Default::default();
+            let mut found = None;
+            for i in (first..frontier.len()).step_by(threads) {
+                if i > earliest.load(Ordering::Relaxed) {
+                    break;
+                }
+                let key = frontier[i];
+                let (board, progress) = GolfBoard::from_key(key);
+                for (m, now) in board.successors(kinds, progress) {
+                    let child = key.after(m, now);
+                    if seen.contains_key(&child) || !mine.insert(child) {
+                        continue;
+                    }
+                    children.push((child, key, m));
+                    let mut after = board.clone();
+                    after.play(m);
+                    if let Some((m2, last)) = after.enabling_move(kinds, now) {
+                        earliest.fetch_min(i, Ordering::Relaxed);
+                        found = Some((
+                            i,
+                            Found {
+                                parent: key,
+                                moves: [m, m2, last],
+                            },
+                        ));
+                        break;
+                    }
+                }
+                if found.is_some() {
+                    break;
+                }
+            }
+            (children, found)
+        };
+        let results: Vec<_> = if threads <= 1 {
+            vec![work(0)]
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads).map(|t| scope.spawn(move || work(t))).collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a search thread panicked"))
+                    .collect()
+            })
+        };
+        let mut pass = Pass {
+            children: Vec::new(),
+            found: None,
+        };
+        let mut best = usize::MAX;
+        for (children, found) in results {
+            pass.children.extend(children);
+            if let Some((i, f)) = found {
+                if i < best {
+                    best = i;
+                    pass.found = Some(f);
+                }
+            }
+        }
+        pass
+    }
+}
+
+/// Where a finishing capture could come from in a position, for [`GolfBoard::may_enable`].
+struct Reach {
+    /// Squares of pieces of a chosen type still in play (possible capturers and victims).
+    chosen: u64,
+    /// For each colour, the squares next to a possible capturer of that colour.
+    beside_capturer: [u64; 2],
+    /// Lone pieces between a possible capturer and a chosen piece on a line.
+    between: u64,
+    /// For each colour, its pairs of neighbours; for each square, the pairs it is in.
+    pairs: [u32; 2],
+    pair_degree: [u32; 64],
+}
+
+impl Reach {
+    fn of(board: &GolfBoard, kinds: &[GolfPiece], progress: Progress) -> Reach {
+        let wanted = |p: GolfPiece| {
+            (0..kinds.len()).any(|i| progress.remaining >> i & 1 == 1 && kinds[i] == p)
+        };
+        let mut chosen = 0u64;
+        let mut capturers = Vec::new();
+        for s in 0..64u8 {
+            let Some(p) = board.at(s) else { continue };
+            if wanted(p) || progress.capturer == Some(s) {
+                chosen |= 1 << s;
+            }
+            let may_capture = match progress.capturer {
+                Some(c) => c == s,
+                None => wanted(p),
+            };
+            if may_capture {
+                capturers.push((s, p.side));
+            }
+        }
+        let mut beside_capturer = [0u64; 2];
+        let mut between = 0u64;
+        for &(x, side) in &capturers {
+            for n in KING_STEPS.iter().filter_map(|&d| offset(x, d)) {
+                beside_capturer[side.index()] |= 1 << n;
+            }
+            // One move clears one square: only a lone piece between a possible capturer and
+            // a chosen piece behind it can be in the way of a capture the move makes possible.
+            for &d in &KING_STEPS {
+                let mut first = None;
+                let mut at = x;
+                while let Some(next) = offset(at, d) {
+                    at = next;
+                    if board.at(next).is_none() {
+                        continue;
+                    }
+                    match first {
+                        None => first = Some(next),
+                        Some(blocker) => {
+                            if chosen >> next & 1 == 1 {
+                                between |= 1u64 << blocker;
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        let mut pairs = [0u32; 2];
+        let mut pair_degree = [0u32; 64];
+        for s in 0..64u8 {
+            let Some(p) = board.at(s) else { continue };
+            for n in KING_STEPS.iter().filter_map(|&d| offset(s, d)) {
+                if n > s && board.at(n).is_some_and(|q| q.side == p.side) {
+                    pairs[p.side.index()] += 1;
+                    pair_degree[s as usize] += 1;
+                    pair_degree[n as usize] += 1;
+                }
+            }
+        }
+        Reach {
+            chosen,
+            beside_capturer,
+            between,
+            pairs,
+            pair_degree,
+        }
+    }
+}
+
 /// What is left to take in a hole, and by whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Progress {
@@ -323,13 +519,7 @@ impl GolfBoard {
     /// Whether `side` has two pieces next to each other (the special move is off while it
     /// has).
     fn has_pair(&self, side: Seat) -> bool {
-        (0..64u8).any(|s| {
-            self.at(s).is_some_and(|p| p.side == side)
-                && KING_STEPS
-                    .iter()
-                    .filter_map(|&d| offset(s, d))
-                    .any(|n| self.at(n).is_some_and(|q| q.side == side))
-        })
+        pair_in(self.side_mask(side))
     }
 
     /// The roles the piece on `s` may borrow (a bit per role), the special king step included.
@@ -493,52 +683,47 @@ impl GolfBoard {
             capturer: None,
             remaining: (1u8 << kinds.len()) - 1,
         };
-        // Breadth first, each position once, remembering how it was reached.
+        // Breadth first, each position once, remembering how it was reached. A hole ends with
+        // a capture, and the move before it must have made that capture possible; so from the
+        // positions `k` moves deep only the moves that can do so are tried, each followed by a
+        // finishing capture, which finds every solution of `k + 2` moves without storing the
+        // positions `k + 1` moves deep (twenty times as many as those `k` deep).
         let start_key = self.key(start);
         let mut parents: HashMap<Key, (Key, GolfMove), KeyHasher> = HashMap::default();
+        if max_moves == 0 {
+            return Ok(None);
+        }
+        let (board, progress) = GolfBoard::from_key(start_key);
+        if let Some(m) = board.finishing_capture(kinds, progress) {
+            return Ok(Some(vec![m]));
+        }
+        if max_moves < 2 {
+            return Ok(None);
+        }
+        if let Some((m, last)) = board.enabling_move(kinds, progress) {
+            return Ok(Some(vec![m, last]));
+        }
+        // Each pass makes the positions one move deeper and looks at once, from each new one,
+        // for a solution two moves longer (so the first found is as short as any).
         let mut frontier = vec![start_key];
-        for depth in 0..max_moves {
-            // A hole ends with a capture: look for the finishing one from every position of
-            // this depth before spreading to the next, so the last depth is never stored.
-            for &key in &frontier {
-                let (board, progress) = GolfBoard::from_key(key);
-                let finishes = |from: Square, to: Square| {
-                    board
-                        .capture_allowed(kinds, progress, from, to)
-                        .is_some_and(|p| p.remaining == 0)
-                };
-                if let Some(m) = board.moves(finishes).into_iter().find(|m| m.capture) {
-                    let mut path = GolfBoard::path(&parents, start_key, key);
-                    path.push(m);
-                    return Ok(Some(path));
-                }
-            }
-            if depth + 1 == max_moves {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+        for depth in 1.. {
+            if depth + 2 > max_moves {
                 break;
             }
+            let pass = Pass::run(&frontier, &parents, kinds, threads);
+            if let Some(found) = pass.found {
+                let mut path = GolfBoard::path(&parents, start_key, found.parent);
+                path.extend(found.moves);
+                return Ok(Some(path));
+            }
             let mut next = Vec::new();
-            for &key in &frontier {
-                let (board, progress) = GolfBoard::from_key(key);
-                let may_capture = |from: Square, to: Square| {
-                    board.capture_allowed(kinds, progress, from, to).is_some()
-                };
-                for m in board.moves(may_capture) {
-                    let mut now = progress;
-                    if m.capture {
-                        let Some(p) = board.capture_allowed(kinds, progress, m.from, m.to) else {
-                            continue;
-                        };
-                        now = p;
-                    } else if now.capturer == Some(m.from) {
-                        now.capturer = Some(m.to);
-                    }
-                    let new_key = key.after(m, now);
-                    if new_key == start_key || parents.contains_key(&new_key) {
-                        continue;
-                    }
-                    parents.insert(new_key, (key, m));
-                    next.push(new_key);
+            for (child, parent, m) in pass.children {
+                if child == start_key || parents.contains_key(&child) {
+                    continue;
                 }
+                parents.insert(child, (parent, m));
+                next.push(child);
             }
             if next.is_empty() {
                 return Ok(None);
@@ -546,6 +731,210 @@ impl GolfBoard {
             frontier = next;
         }
         Ok(None)
+    }
+
+    /// Every move with the hole's progress after it.
+    fn successors(&self, kinds: &[GolfPiece], progress: Progress) -> Vec<(GolfMove, Progress)> {
+        let may_capture =
+            |from: Square, to: Square| self.capture_allowed(kinds, progress, from, to).is_some();
+        self.moves(may_capture)
+            .into_iter()
+            .filter_map(|m| Some((m, self.progress_after(kinds, progress, m)?)))
+            .collect()
+    }
+
+    fn progress_after(
+        &self,
+        kinds: &[GolfPiece],
+        progress: Progress,
+        m: GolfMove,
+    ) -> Option<Progress> {
+        if m.capture {
+            return self.capture_allowed(kinds, progress, m.from, m.to);
+        }
+        let mut now = progress;
+        if now.capturer == Some(m.from) {
+            now.capturer = Some(m.to);
+        }
+        Some(now)
+    }
+
+    /// A capture that completes the hole now, if there is one.
+    fn finishing_capture(&self, kinds: &[GolfPiece], progress: Progress) -> Option<GolfMove> {
+        let special = [
+            !pair_in(self.side_mask(Seat::WHITE)),
+            !pair_in(self.side_mask(Seat::BLACK)),
+        ];
+        let chosen: Vec<Square> = (0..64u8)
+            .filter(|&s| self.at(s).is_some_and(|p| kinds.contains(&p)))
+            .collect();
+        self.finishing_capture_among(kinds, progress, &chosen, special)
+    }
+
+    /// The finishing capture, given the squares of the chosen types' pieces and which colours
+    /// have the special move: only possible capturers are looked at, and only toward chosen
+    /// pieces.
+    fn finishing_capture_among(
+        &self,
+        kinds: &[GolfPiece],
+        progress: Progress,
+        chosen: &[Square],
+        special: [bool; 2],
+    ) -> Option<GolfMove> {
+        let wanted = |p: GolfPiece| {
+            (0..kinds.len()).any(|i| progress.remaining >> i & 1 == 1 && kinds[i] == p)
+        };
+        for &x in chosen {
+            let may_capture = match progress.capturer {
+                Some(c) => c == x,
+                None => self.at(x).is_some_and(wanted),
+            };
+            if !may_capture {
+                continue;
+            }
+            let roles = self.borrowed(x, special);
+            if roles == 0 {
+                continue;
+            }
+            for &y in chosen {
+                if y == x
+                    || !lent_shape_reaches(x, y, roles)
+                    || !self
+                        .capture_allowed(kinds, progress, x, y)
+                        .is_some_and(|p| p.remaining == 0)
+                {
+                    continue;
+                }
+                if let Some(role) = self.lent_role_reaching(x, y, roles) {
+                    return Some(GolfMove {
+                        from: x,
+                        to: y,
+                        capture: true,
+                        borrowed: role,
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// The squares of `side`'s pieces.
+    fn side_mask(&self, side: Seat) -> u64 {
+        let mut mine = 0u64;
+        for (s, p) in self.squares.iter().enumerate() {
+            if p.is_some_and(|p| p.side == side) {
+                mine |= 1 << s;
+            }
+        }
+        mine
+    }
+
+    /// A role among `roles` whose movement goes from `x` to `y` (over empty squares).
+    fn lent_role_reaching(&self, x: Square, y: Square, roles: u8) -> Option<Role> {
+        let (df, dr) = (
+            (y % 8) as i32 - (x % 8) as i32,
+            (y / 8) as i32 - (x / 8) as i32,
+        );
+        let has = |r: Role| roles >> r as u8 & 1 == 1;
+        if has(Role::King) && df.abs() <= 1 && dr.abs() <= 1 {
+            return Some(Role::King);
+        }
+        if has(Role::Knight) && df.abs() * dr.abs() == 2 {
+            return Some(Role::Knight);
+        }
+        let straight = df == 0 || dr == 0;
+        let diagonal = df.abs() == dr.abs();
+        if !(straight || diagonal) {
+            return None;
+        }
+        let step = (df.signum(), dr.signum());
+        let mut at = offset(x, step)?;
+        while at != y {
+            if self.at(at).is_some() {
+                return None;
+            }
+            at = offset(at, step)?;
+        }
+        if straight && has(Role::Rook) {
+            Some(Role::Rook)
+        } else if diagonal && has(Role::Bishop) {
+            Some(Role::Bishop)
+        } else if has(Role::Queen) {
+            Some(Role::Queen)
+        } else {
+            None
+        }
+    }
+
+    /// A move after which a capture completes the hole, with that capture. Only moves that can
+    /// make a finishing capture possible are tried (see [`GolfBoard::may_enable`]).
+    fn enabling_move(
+        &self,
+        kinds: &[GolfPiece],
+        progress: Progress,
+    ) -> Option<(GolfMove, GolfMove)> {
+        let reach = Reach::of(self, kinds, progress);
+        let masks = [self.side_mask(Seat::WHITE), self.side_mask(Seat::BLACK)];
+        let chosen: Vec<Square> = (0..64u8)
+            .filter(|&s| self.at(s).is_some_and(|p| kinds.contains(&p)))
+            .collect();
+        let mut chosen_after = Vec::with_capacity(chosen.len());
+        for (m, now) in self.successors(kinds, progress) {
+            if !self.may_enable(m, &reach) {
+                continue;
+            }
+            // The position after `m`, updated rather than recomputed.
+            let mut after = self.clone();
+            let mut masks_after = masks;
+            if m.capture {
+                masks_after[0] &= !(1 << m.to);
+                masks_after[1] &= !(1 << m.to);
+            }
+            let side = self.at(m.from).map_or(0, |p| p.side.index());
+            masks_after[side] = masks_after[side] & !(1 << m.from) | 1 << m.to;
+            chosen_after.clear();
+            chosen_after.extend(
+                chosen
+                    .iter()
+                    .filter(|&&c| !(m.capture && c == m.to))
+                    .map(|&c| if c == m.from { m.to } else { c }),
+            );
+            after.play(m);
+            let special = [!pair_in(masks_after[0]), !pair_in(masks_after[1])];
+            if let Some(last) = after.finishing_capture_among(kinds, now, &chosen_after, special) {
+                return Some((m, last));
+            }
+        }
+        None
+    }
+
+    /// Whether move `m` can make a finishing capture possible that is not possible now. A
+    /// capture X×Y needs X to be a chosen piece (the capturer, once one has captured), Y a
+    /// chosen piece, and a neighbour of X's colour lending a movement that reaches Y on a clear
+    /// path (or the special king step). So a move can help only by moving a chosen piece, by
+    /// capturing (a first capture in a three-card hole), by bringing a lender next to a possible
+    /// capturer, by clearing a square between a possible capturer and a possible victim, or by
+    /// breaking its colour's last pair (the special move).
+    fn may_enable(&self, m: GolfMove, reach: &Reach) -> bool {
+        let Some(piece) = self.at(m.from) else {
+            return false;
+        };
+        if m.capture
+            || reach.chosen >> m.from & 1 == 1
+            || reach.beside_capturer[piece.side.index()] >> m.to & 1 == 1
+            || reach.between >> m.from & 1 == 1
+        {
+            return true;
+        }
+        // The special move: every pair of the colour touches `from`, and `to` has no
+        // neighbour of its colour once the piece has left.
+        let side = piece.side.index();
+        reach.pairs[side] > 0
+            && reach.pair_degree[m.from as usize] == reach.pairs[side]
+            && !KING_STEPS
+                .iter()
+                .filter_map(|&d| offset(m.to, d))
+                .any(|n| n != m.from && self.at(n).is_some_and(|q| q.side == piece.side))
     }
 
     /// The progress after the piece on `from` takes the one on `to`, if the hole allows it.
