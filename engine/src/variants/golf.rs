@@ -799,9 +799,9 @@ impl GolfBoard {
             for &y in chosen {
                 if y == x
                     || !lent_shape_reaches(x, y, roles)
-                    || !self
+                    || self
                         .capture_allowed(kinds, progress, x, y)
-                        .is_some_and(|p| p.remaining == 0)
+                        .is_none_or(|p| p.remaining != 0)
                 {
                     continue;
                 }
