@@ -1765,7 +1765,7 @@ impl Service {
             // win; where one leaving does not end the game, each leaves in turn.
             let late: Vec<String> = prompted.iter().map(|s| g.mention(*s)).collect();
             let mut text = format!("{} ran out of time.", late.join(" and "));
-            if prompted.len() == 1 {
+            if prompted.len() == 1 || g.game.timeout_is_a_pass() {
                 text.push_str(&self.leave_game(&mut g, &prompted, EndReason::Timeout)?);
             } else {
                 // Nobody asked to act (a game whose end was not recorded) ends as the game

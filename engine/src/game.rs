@@ -587,6 +587,13 @@ pub trait Game: Send + Sync + 'static {
         None
     }
 
+    /// Whether running out of time only forfeits the choice being waited for, the game going
+    /// on (Chess Golf's timer), so that several seats out of time together each leave by
+    /// [`Game::leave`] instead of the game ending.
+    fn timeout_is_a_pass(&self) -> bool {
+        false
+    }
+
     /// What a seat is called in messages: "White", or the army a player moves in games of
     /// more than two sides ("White 2", "king-side Black").
     fn seat_name(&self, _state: &Self::State, seat: Seat) -> String {
@@ -751,6 +758,8 @@ pub trait AnyGame: Send + Sync {
         -> Result<Option<Vec<(String, u64)>>, GameError>;
     /// Which scores are best, for games kept in a best-score table (see [`Game::best_scores`]).
     fn best_scores(&self) -> Option<BestScores>;
+    /// Whether running out of time only forfeits a choice (see [`Game::timeout_is_a_pass`]).
+    fn timeout_is_a_pass(&self) -> bool;
 }
 
 impl fmt::Debug for dyn AnyGame {
@@ -883,6 +892,9 @@ impl<G: Game> AnyGame for G {
     }
     fn best_scores(&self) -> Option<BestScores> {
         Game::best_scores(self)
+    }
+    fn timeout_is_a_pass(&self) -> bool {
+        Game::timeout_is_a_pass(self)
     }
     fn divide(
         &self,

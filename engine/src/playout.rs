@@ -134,14 +134,18 @@ pub fn random_game(
                 .map(Seat)
                 .filter(|s| !left.contains(s) && !game.is_out(&state, *s).unwrap_or(true))
                 .collect();
-            let seat = match still_in.as_slice() {
-                [] => seat,
-                _ => still_in[rng.gen_range(0..still_in.len())],
-            };
             let reason = if rng.gen_bool(0.5) {
                 EndReason::Resignation
             } else {
                 EndReason::Timeout
+            };
+            // Where time running out only forfeits a choice (Chess Golf), only a seat asked to
+            // act can run out, and it stays in the game.
+            let passes = reason == EndReason::Timeout && game.timeout_is_a_pass();
+            let seat = match still_in.as_slice() {
+                _ if passes => seat,
+                [] => seat,
+                _ => still_in[rng.gen_range(0..still_in.len())],
             };
             let events = game
                 .leave(&mut state, seat, seats, reason)
@@ -151,7 +155,8 @@ pub fn random_game(
                 _ => None,
             });
             if let Some(outcome) = over {
-                if outcome.winners.contains(&seat) {
+                // A forfeited choice may end a game its player still wins on the scores.
+                if outcome.winners.contains(&seat) && !passes {
                     return Err(fail(&actions, format!("{seat:?} conceded and won")));
                 }
                 return Ok(Playout {
@@ -160,8 +165,10 @@ pub fn random_game(
                     names: names(&state),
                 });
             }
-            // The game goes on without the player (cut-throat).
-            left.push(seat);
+            // The game goes on without the player (cut-throat), or with him (a choice forfeit).
+            if !passes {
+                left.push(seat);
+            }
             actions.push((seat, format!("({})", reason.describe())));
             state = round_trip(game, state, seats).map_err(|e| fail(&actions, e))?;
             continue;

@@ -4,7 +4,7 @@
 //! use engine::registry;
 //! assert_eq!(registry::variant("960").unwrap().info().id, "chess960");
 //! let err = registry::variant("chezz").unwrap_err();
-//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens, tri-checkers, tri-stax, tri-queens, superchess, betza, shadow, half-alice, adrenaline, two-move, telepathic, cooperative"), "{err}");
+//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens, tri-checkers, tri-stax, tri-queens, superchess, betza, shadow, half-alice, adrenaline, two-move, telepathic, cooperative, golf"), "{err}");
 //! ```
 
 use crate::game::{AnyGame, GameError};
@@ -17,6 +17,7 @@ use crate::variants::{
     cooperative::Cooperative,
     crowded_house::CrowdedHouse,
     doubles::Doubles,
+    golf::Golf,
     half_alice::HalfAlice,
     masquerade::Masquerade,
     shadow::ShadowChess,
@@ -30,7 +31,7 @@ use crate::variants::{
     zombie::Zombie,
 };
 
-static VARIANTS: [&dyn AnyGame; 23] = [
+static VARIANTS: [&dyn AnyGame; 24] = [
     &Chess,
     &Chess960,
     &Doubles,
@@ -54,6 +55,7 @@ static VARIANTS: [&dyn AnyGame; 23] = [
     &TwoMove,
     &Telepathic,
     &Cooperative,
+    &Golf,
 ];
 
 /// All variants, in the order `/variants` lists them.

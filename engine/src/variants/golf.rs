@@ -57,7 +57,8 @@ impl GolfPiece {
     }
 }
 
-fn square_name(s: Square) -> String {
+/// A square's name (`e5`).
+pub fn square_name(s: Square) -> String {
     format!("{}{}", (b'a' + s % 8) as char, s / 8 + 1)
 }
 
@@ -77,6 +78,13 @@ impl fmt::Display for GolfMove {
         let sep = if self.capture { 'x' } else { '-' };
         write!(f, "{}{sep}{}", square_name(self.from), square_name(self.to))
     }
+}
+
+/// A move of a demonstration as played: the move, and whether it completed the hole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    pub played: GolfMove,
+    pub solves: bool,
 }
 
 /// The chosen types of a hole (two or three cards).
@@ -993,13 +1001,62 @@ impl GolfBoard {
         chosen: &Chosen,
         path: &[(Square, Square)],
     ) -> Result<GolfBoard, String> {
+        let (board, moves) = self.walk(chosen, path)?;
+        if !moves.last().is_some_and(|m| m.solves) {
+            return Err("the path ends before one chosen piece has taken the others".into());
+        }
+        Ok(board)
+    }
+
+    /// The moves a demonstration may make next, after `path` (which must be allowed).
+    pub fn next_moves(&self, chosen: &Chosen, path: &[(Square, Square)]) -> Vec<GolfMove> {
+        let Ok((board, _)) = self.walk(chosen, path) else {
+            return Vec::new();
+        };
+        let progress = self.progress_along(chosen, path);
+        board.moves(|f, t| board.capture_allowed(&chosen.0, progress, f, t).is_some())
+    }
+
+    fn progress_along(&self, chosen: &Chosen, path: &[(Square, Square)]) -> Progress {
+        let mut board = self.clone();
+        let mut progress = Progress {
+            capturer: None,
+            remaining: (1u8 << chosen.0.len()) - 1,
+        };
+        for &(from, to) in path {
+            if board.at(to).is_some() {
+                progress = board
+                    .capture_allowed(&chosen.0, progress, from, to)
+                    .unwrap_or(progress);
+            } else if progress.capturer == Some(from) {
+                progress.capturer = Some(to);
+            }
+            board.squares[to as usize] = board.squares[from as usize].take();
+        }
+        progress
+    }
+
+    /// Plays a path move by move, each checked where it is made: the board after it and each
+    /// move as played (whether it completed the hole), or why a move is not allowed.
+    pub fn walk(
+        &self,
+        chosen: &Chosen,
+        path: &[(Square, Square)],
+    ) -> Result<(GolfBoard, Vec<PlayedMove>), String> {
         let kinds = &chosen.0;
         let mut board = self.clone();
+        let mut played = Vec::new();
         let mut progress = Progress {
             capturer: None,
             remaining: (1u8 << kinds.len()) - 1,
         };
         for (n, &(from, to)) in path.iter().enumerate() {
+            if progress.remaining == 0 {
+                return Err(format!(
+                    "the hole is already solved after move {n}; move {} is one too many",
+                    n + 1
+                ));
+            }
             let moves = board.moves(|f, t| board.capture_allowed(kinds, progress, f, t).is_some());
             let Some(&m) = moves.iter().find(|m| m.from == from && m.to == to) else {
                 return Err(format!(
@@ -1018,11 +1075,12 @@ impl GolfBoard {
                 progress.capturer = Some(to);
             }
             board.play(m);
+            played.push(PlayedMove {
+                played: m,
+                solves: progress.remaining == 0,
+            });
         }
-        if progress.remaining != 0 {
-            return Err("the path ends before one chosen piece has taken the others".into());
-        }
-        Ok(board)
+        Ok((board, played))
     }
 
     fn why_not(&self, from: Square, to: Square) -> String {
@@ -1044,6 +1102,9 @@ pub fn parse_square(text: &str) -> Option<Square> {
     }
     Some((b[1] - b'1') * 8 + (b[0] - b'a'))
 }
+
+mod game;
+pub use game::{Golf, GolfAction, GolfState};
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,1024 @@
+//! Chess Golf as a game (Chess Kit, "Chess Golf": Setup, Play, Difficulty Level, Game End):
+//! nine holes, each scored like golf.
+//!
+//! - Setup: the sixteen piece cards are shuffled and dealt onto the board by their gaps; a
+//!   dealer is chosen at random.
+//! - Each hole the dealer deals two cards, or by his choice three (then one chosen piece must
+//!   take both others). Everyone works out a solution and submits a move count in secret (0:
+//!   impossible, or none found). When all have submitted, the counts are shown and written
+//!   down as the hole's scores.
+//! - The lowest count but not zero demonstrates, move by move (ties: the first such player to
+//!   the dealer's left). Failing, he scores the highest other count plus one and the pieces are
+//!   reset for the next lowest. When a demonstration succeeds, every player who said impossible
+//!   scores the highest count plus one; the pieces stay where they ended, captured pieces come
+//!   back on empty squares, and the demonstrator deals the next hole.
+//! - If everyone said impossible, everyone scores zero and the same dealer deals again.
+//! - After nine holes the lowest total wins.
+//!
+//! Interpretations (also in the rules text): the book's one-minute timer is the game's move
+//! clock: a player whose time runs out while counting is taken to have found nothing (0), a
+//! dealer's runs out deals two cards, and a demonstrator's is a failed demonstration; a
+//! demonstration may not use more moves than its count, a move that is not allowed is refused
+//! (nothing changes) and the demonstrator may give up; a failed demonstrator scores the highest
+//! count of anyone, his own included, plus one (so failing never pays); if every demonstration
+//! fails the hole counts with its penalties, the pieces go back, and the same dealer deals; a
+//! hole everyone calls impossible is dealt again and not counted; captured pieces come back on
+//! empty squares drawn by the game's seeded RNG; a player who resigns leaves the game, which
+//! ends, with the others ranked by their totals.
+
+use serde::{Deserialize, Serialize};
+
+use crate::cards::{shuffled, Card, Face, Pile, Visibility};
+use crate::chess::{parse_setup, KingRule, MoveParseError, Position, Role, Rules, Seat};
+use crate::game::{
+    BestScores, EndReason, Event, Family, Game, GameError, Options, Outcome, Prompt, PromptKind,
+    Standing, VariantInfo,
+};
+use crate::view::{CardRow, View, Viewer};
+
+use super::{parse_square, square_name, Chosen, GolfBoard, GolfPiece, Square};
+use crate::variants::chess::board_view;
+
+/// Chess Golf, the game.
+pub struct Golf;
+
+/// Holes in a round.
+pub const HOLES: u32 = 9;
+/// The highest move count a player may submit.
+pub const MAX_COUNT: u8 = 30;
+
+/// One thing a player does in Chess Golf.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GolfAction {
+    /// The dealer deals two or three cards.
+    Deal(u8),
+    /// A move count submitted in secret (0: impossible).
+    Count(u8),
+    /// Moves of a demonstration, from and to.
+    Moves(Vec<(Square, Square)>),
+    /// The demonstrator gives up.
+    GiveUp,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+enum Phase {
+    Deal,
+    Count,
+    Demonstrate { seat: Seat },
+    Over,
+}
+
+/// The state of a game of Chess Golf.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GolfState {
+    players: u8,
+    phase: Phase,
+    /// The board as the hole started (a failed demonstration resets to it).
+    start_fen: String,
+    /// The demonstration so far.
+    path: Vec<(Square, Square)>,
+    dealer: Seat,
+    /// The cards still to deal, the top last; and those dealt before.
+    deck: Vec<Card>,
+    discard: Vec<Card>,
+    /// This hole's chosen cards.
+    chosen: Vec<Card>,
+    /// This hole's counts, once submitted (secret until all are in).
+    counts: Vec<Option<u8>>,
+    /// Players who have failed to demonstrate this hole.
+    failed: Vec<Seat>,
+    /// Each finished hole's scores, a row per hole.
+    card: Vec<Vec<u32>>,
+    /// This hole's scores as they stand (penalties included), once the counts are shown.
+    hole_scores: Vec<u32>,
+    hole: u32,
+    rng: u64,
+    last_move: Vec<Square>,
+    result: Option<Outcome>,
+}
+
+fn golf_card(card: Card) -> Option<GolfPiece> {
+    match card.face {
+        Face::Piece(role) if role != Role::Pawn => Some(GolfPiece {
+            side: card.side,
+            role,
+        }),
+        _ => None,
+    }
+}
+
+/// The sixteen piece cards without pawns.
+fn golf_deck() -> Vec<Card> {
+    Card::deck()
+        .into_iter()
+        .filter(|c| golf_card(*c).is_some())
+        .collect()
+}
+
+fn card_names(cards: &[Card]) -> String {
+    cards
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl GolfState {
+    /// A new round: the board dealt from the shuffled cards, a dealer drawn.
+    pub fn new(players: u8, seed: u64) -> GolfState {
+        let layout = shuffled(golf_deck(), seed);
+        let board = GolfBoard::deal(&layout);
+        let mut state = GolfState {
+            players,
+            phase: Phase::Deal,
+            start_fen: board.fen(),
+            path: Vec::new(),
+            dealer: Seat(0),
+            deck: Vec::new(),
+            discard: Vec::new(),
+            chosen: Vec::new(),
+            counts: vec![None; players as usize],
+            failed: Vec::new(),
+            card: Vec::new(),
+            hole_scores: vec![0; players as usize],
+            hole: 1,
+            rng: seed,
+            last_move: Vec::new(),
+            result: None,
+        };
+        state.dealer = Seat((state.next_random() % u64::from(players)) as u8);
+        state.deck = shuffled(golf_deck(), state.next_random());
+        state
+    }
+
+    fn next_random(&mut self) -> u64 {
+        self.rng = self.rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn start_board(&self) -> GolfBoard {
+        GolfBoard::from_fen(&self.start_fen).expect("the game writes its own boards")
+    }
+
+    fn chosen(&self) -> Chosen {
+        Chosen(self.chosen.iter().filter_map(|&c| golf_card(c)).collect())
+    }
+
+    /// The board now: the hole's start with the demonstration so far.
+    pub fn board(&self) -> GolfBoard {
+        let start = self.start_board();
+        match start.walk(&self.chosen(), &self.path) {
+            Ok((board, _)) => board,
+            Err(_) => start,
+        }
+    }
+
+    /// Each player's total so far.
+    pub fn totals(&self) -> Vec<u32> {
+        (0..self.players as usize)
+            .map(|p| self.card.iter().map(|row| row[p]).sum())
+            .collect()
+    }
+
+    fn to_act(&self) -> Vec<Seat> {
+        match &self.phase {
+            Phase::Deal => vec![self.dealer],
+            Phase::Count => (0..self.players)
+                .map(Seat)
+                .filter(|s| self.counts[s.index()].is_none())
+                .collect(),
+            Phase::Demonstrate { seat } => vec![*seat],
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    fn remaining_moves(&self, seat: Seat) -> usize {
+        let count = self.counts[seat.index()].unwrap_or(0) as usize;
+        count.saturating_sub(self.path.len())
+    }
+
+    fn actions(&self, seat: Seat) -> Vec<GolfAction> {
+        if !self.to_act().contains(&seat) {
+            return Vec::new();
+        }
+        match &self.phase {
+            Phase::Deal => vec![GolfAction::Deal(2), GolfAction::Deal(3)],
+            Phase::Count => (0..=MAX_COUNT).map(GolfAction::Count).collect(),
+            Phase::Demonstrate { .. } => self
+                .start_board()
+                .next_moves(&self.chosen(), &self.path)
+                .into_iter()
+                .map(|m| GolfAction::Moves(vec![(m.from, m.to)]))
+                .chain(std::iter::once(GolfAction::GiveUp))
+                .collect(),
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    fn action_text(&self, action: &GolfAction) -> String {
+        match action {
+            GolfAction::Deal(n) => format!("deal {n}"),
+            GolfAction::Count(0) => "impossible".into(),
+            GolfAction::Count(n) => n.to_string(),
+            GolfAction::Moves(path) => {
+                let board = self.board();
+                path.iter()
+                    .map(|&(from, to)| {
+                        let sep = if board.at(to).is_some() { 'x' } else { '-' };
+                        format!("{}{sep}{}", square_name(from), square_name(to))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+            GolfAction::GiveUp => "give up".into(),
+        }
+    }
+
+    fn parse(&self, seat: Seat, text: &str) -> Result<GolfAction, GameError> {
+        let refuse = |reason: String| {
+            GameError::Move(MoveParseError::Illegal {
+                text: text.trim().into(),
+                reason,
+            })
+        };
+        if !self.to_act().contains(&seat) {
+            return Err(GameError::NotYourTurn(self.waiting_text(seat)));
+        }
+        let lower = text.trim().to_ascii_lowercase();
+        match &self.phase {
+            Phase::Deal => {
+                let n = match lower.as_str() {
+                    "deal" | "deal 2" | "2" | "two" => 2,
+                    "deal 3" | "3" | "three" => 3,
+                    _ => {
+                        return Err(refuse(
+                            "deal two cards (/move deal) or, for a harder hole, three (/move deal 3)"
+                                .into(),
+                        ))
+                    }
+                };
+                Ok(GolfAction::Deal(n))
+            }
+            Phase::Count => {
+                if matches!(lower.as_str(), "impossible" | "0" | "none" | "pass") {
+                    return Ok(GolfAction::Count(0));
+                }
+                match lower.parse::<u8>() {
+                    Ok(n) if n <= MAX_COUNT => Ok(GolfAction::Count(n)),
+                    _ => Err(refuse(format!(
+                        "send the number of moves your solution takes (1 to {MAX_COUNT}), or \
+                         impossible"
+                    ))),
+                }
+            }
+            Phase::Demonstrate { .. } => {
+                if matches!(lower.as_str(), "give up" | "giveup" | "fail" | "resign hole") {
+                    return Ok(GolfAction::GiveUp);
+                }
+                let mut path = Vec::new();
+                for word in lower
+                    .split(|c: char| c.is_whitespace() || c == ',')
+                    .filter(|w| !w.is_empty())
+                {
+                    let squares: String = word.chars().filter(|c| !matches!(c, '-' | 'x')).collect();
+                    let parsed = (squares.len() == 4)
+                        .then(|| Some((parse_square(&squares[..2])?, parse_square(&squares[2..])?)))
+                        .flatten();
+                    path.push(parsed.ok_or_else(|| {
+                        refuse(format!(
+                            "'{word}' is not a move: write moves from square to square, like e5-g6 \
+                             (several separated by spaces), or give up"
+                        ))
+                    })?);
+                }
+                if path.is_empty() {
+                    return Err(refuse("name a move, like e5-g6, or give up".into()));
+                }
+                let left = self.remaining_moves(seat);
+                if path.len() > left {
+                    return Err(refuse(format!(
+                        "your count leaves {left} move{} to make",
+                        if left == 1 { "" } else { "s" }
+                    )));
+                }
+                let mut whole = self.path.clone();
+                whole.extend(&path);
+                let done = self.path.len();
+                self.start_board()
+                    .walk(&self.chosen(), &whole)
+                    .map_err(|e| refuse(renumber(&e, done)))?;
+                Ok(GolfAction::Moves(path))
+            }
+            Phase::Over => Err(GameError::NotYourTurn("the game is over".into())),
+        }
+    }
+
+    fn waiting_text(&self, seat: Seat) -> String {
+        match &self.phase {
+            Phase::Deal => format!("Player {} deals", self.dealer.0 + 1),
+            Phase::Count if self.counts.get(seat.index()).copied().flatten().is_some() => {
+                "you have submitted your count; waiting for the others".into()
+            }
+            Phase::Count => "the players are counting".into(),
+            Phase::Demonstrate { seat } => format!("Player {} is demonstrating", seat.0 + 1),
+            Phase::Over => "the game is over".into(),
+        }
+    }
+
+    fn apply(&mut self, seat: Seat, action: GolfAction) -> Result<Vec<Event>, GameError> {
+        let allowed = match &action {
+            GolfAction::Moves(path) => {
+                self.to_act().contains(&seat)
+                    && matches!(self.phase, Phase::Demonstrate { .. })
+                    && path.len() <= self.remaining_moves(seat)
+                    && {
+                        let mut whole = self.path.clone();
+                        whole.extend(path);
+                        self.start_board().walk(&self.chosen(), &whole).is_ok()
+                    }
+            }
+            other => self.actions(seat).contains(other),
+        };
+        if !allowed {
+            return Err(GameError::Move(MoveParseError::Illegal {
+                text: self.action_text(&action),
+                reason: "it is not a possible choice now".into(),
+            }));
+        }
+        let mut said = Vec::new();
+        match action {
+            GolfAction::Deal(n) => self.deal(n, &mut said),
+            GolfAction::Count(n) => {
+                self.counts[seat.index()] = Some(n);
+                said.push(format!("{} has submitted a count.", name(seat)));
+                if self.counts.iter().all(|c| c.is_some()) {
+                    self.reveal(&mut said);
+                }
+            }
+            GolfAction::Moves(path) => self.demonstrate(seat, &path, &mut said),
+            GolfAction::GiveUp => {
+                said.push(format!("{} gives up the demonstration.", name(seat)));
+                self.fail(seat, &mut said);
+            }
+        }
+        let mut events: Vec<Event> = said.into_iter().map(Event::Public).collect();
+        if let Some(o) = &self.result {
+            events.push(Event::GameOver(o.clone()));
+        }
+        Ok(events)
+    }
+
+    fn deal(&mut self, n: u8, said: &mut Vec<String>) {
+        if self.deck.len() < n as usize {
+            let back = std::mem::take(&mut self.discard);
+            self.deck.extend(back);
+            self.deck = shuffled(std::mem::take(&mut self.deck), self.next_random());
+            said.push("The discard pile is shuffled back into the deck.".into());
+        }
+        self.chosen = (0..n).filter_map(|_| self.deck.pop()).collect();
+        let mut text = format!(
+            "Hole {}: {} deals {}.",
+            self.hole,
+            name(self.dealer),
+            card_names(&self.chosen)
+        );
+        if n == 3 {
+            text.push_str(" Three cards: one chosen piece must take both of the others.");
+        }
+        text.push_str(" Send your move count with /secret (impossible if you find none).");
+        said.push(text);
+        self.counts = vec![None; self.players as usize];
+        self.failed.clear();
+        self.path.clear();
+        self.phase = Phase::Count;
+    }
+
+    fn reveal(&mut self, said: &mut Vec<String>) {
+        let shown: Vec<String> = (0..self.players)
+            .map(Seat)
+            .map(|s| match self.counts[s.index()] {
+                Some(0) | None => format!("{} impossible", name(s)),
+                Some(n) => format!("{} {n}", name(s)),
+            })
+            .collect();
+        said.push(format!("Counts: {}.", shown.join(", ")));
+        self.hole_scores = self
+            .counts
+            .iter()
+            .map(|c| u32::from(c.unwrap_or(0)))
+            .collect();
+        if self.counts.iter().all(|c| *c == Some(0)) {
+            said.push(format!(
+                "Everyone says impossible: no scores, and {} deals again.",
+                name(self.dealer)
+            ));
+            self.return_cards();
+            self.phase = Phase::Deal;
+            return;
+        }
+        self.next_demonstrator(said);
+    }
+
+    /// The lowest count not yet failed, ties broken from the dealer's left.
+    fn next_demonstrator(&mut self, said: &mut Vec<String>) {
+        let n = self.players;
+        let order = (1..=n).map(|i| Seat((self.dealer.0 + i) % n));
+        let next = order
+            .filter(|s| !self.failed.contains(s))
+            .filter_map(|s| match self.counts[s.index()] {
+                Some(c) if c > 0 => Some((c, s)),
+                _ => None,
+            })
+            .min_by_key(|&(c, _)| c);
+        match next {
+            Some((count, seat)) => {
+                self.path.clear();
+                self.phase = Phase::Demonstrate { seat };
+                said.push(format!(
+                    "{} demonstrates in {count} move{} (/move e5-g6, or several at once).",
+                    name(seat),
+                    if count == 1 { "" } else { "s" }
+                ));
+            }
+            None => {
+                said.push(format!(
+                    "No demonstration succeeded: the pieces stay where the hole began, and {} \
+                     deals again.",
+                    name(self.dealer)
+                ));
+                self.end_hole(said);
+            }
+        }
+    }
+
+    fn demonstrate(&mut self, seat: Seat, path: &[(Square, Square)], said: &mut Vec<String>) {
+        let board = self.board();
+        let start = self.start_board();
+        let before = self.path.len();
+        self.path.extend(path);
+        let Ok((_, played)) = start.walk(&self.chosen(), &self.path) else {
+            return;
+        };
+        let mut board = board;
+        let mut written = Vec::new();
+        for pm in &played[before..] {
+            let m = pm.played;
+            let sep = if board.at(m.to).is_some() { 'x' } else { '-' };
+            written.push(format!(
+                "{}{sep}{} (as {})",
+                square_name(m.from),
+                square_name(m.to),
+                m.borrowed.name()
+            ));
+            board = board_after(&board, m.from, m.to);
+        }
+        self.last_move = path
+            .last()
+            .map(|&(f, t)| vec![f, t])
+            .unwrap_or_default();
+        said.push(format!("{}: {}", name(seat), written.join(", ")));
+        if played.last().is_some_and(|m| m.solves) {
+            self.succeed(seat, said);
+        } else if self.remaining_moves(seat) == 0 {
+            said.push(format!(
+                "{}'s {} move{} did not solve the hole.",
+                name(seat),
+                self.path.len(),
+                if self.path.len() == 1 { "" } else { "s" }
+            ));
+            self.fail(seat, said);
+        }
+    }
+
+    fn fail(&mut self, seat: Seat, said: &mut Vec<String>) {
+        let highest = self.counts.iter().flatten().copied().max().unwrap_or(0);
+        let score = u32::from(highest) + 1;
+        self.hole_scores[seat.index()] = score;
+        self.failed.push(seat);
+        self.path.clear();
+        self.last_move.clear();
+        said.push(format!(
+            "{} fails and scores {score} (the highest count plus one); the pieces are reset.",
+            name(seat)
+        ));
+        self.next_demonstrator(said);
+    }
+
+    fn succeed(&mut self, seat: Seat, said: &mut Vec<String>) {
+        let highest = self.counts.iter().flatten().copied().max().unwrap_or(0);
+        let mut text = format!("{} solves the hole.", name(seat));
+        let wrong: Vec<Seat> = (0..self.players)
+            .map(Seat)
+            .filter(|s| self.counts[s.index()] == Some(0))
+            .collect();
+        for &s in &wrong {
+            self.hole_scores[s.index()] = u32::from(highest) + 1;
+        }
+        if !wrong.is_empty() {
+            let names: Vec<String> = wrong.iter().map(|&s| name(s)).collect();
+            text.push_str(&format!(
+                " {} said impossible and score{} {} (the highest count plus one).",
+                names.join(" and "),
+                if wrong.len() == 1 { "s" } else { "" },
+                u32::from(highest) + 1
+            ));
+        }
+        said.push(text);
+        // The pieces stay; the captured ones come back on empty squares.
+        let start = self.start_board();
+        let mut board = self.board();
+        let mut missing: Vec<GolfPiece> = (0..64u8).filter_map(|s| start.at(s)).collect();
+        for s in 0..64u8 {
+            if let Some(p) = board.at(s) {
+                if let Some(i) = missing.iter().position(|&q| q == p) {
+                    missing.remove(i);
+                }
+            }
+        }
+        let mut placed = Vec::new();
+        for piece in missing {
+            let empty: Vec<Square> = (0..64u8).filter(|&s| board.at(s).is_none()).collect();
+            let at = empty[(self.next_random() % empty.len() as u64) as usize];
+            board = board_with(&board, at, piece);
+            placed.push(format!("{} on {}", piece_letter(piece), square_name(at)));
+        }
+        if !placed.is_empty() {
+            said.push(format!(
+                "Captured pieces come back: {}.",
+                placed.join(", ")
+            ));
+        }
+        self.start_fen = board.fen();
+        self.path.clear();
+        self.dealer = seat;
+        self.end_hole(said);
+    }
+
+    /// Writes the hole's scores down and moves on to the next hole or the end.
+    fn end_hole(&mut self, said: &mut Vec<String>) {
+        self.path.clear();
+        self.card.push(self.hole_scores.clone());
+        self.return_cards();
+        let totals = self.totals();
+        let line: Vec<String> = (0..self.players)
+            .map(|s| {
+                format!(
+                    "{} {} (total {})",
+                    name(Seat(s)),
+                    self.hole_scores[s as usize],
+                    totals[s as usize]
+                )
+            })
+            .collect();
+        said.push(format!("Hole {} scores: {}.", self.hole, line.join(", ")));
+        if self.hole >= HOLES {
+            self.finish(None);
+            return;
+        }
+        self.hole += 1;
+        self.phase = Phase::Deal;
+    }
+
+    fn return_cards(&mut self) {
+        let dealt = std::mem::take(&mut self.chosen);
+        self.discard.extend(dealt);
+    }
+
+    /// The end: lowest total wins; a player who left (`leaver`) is ranked last and cannot win.
+    fn finish(&mut self, leaver: Option<Seat>) {
+        let totals = self.totals();
+        let mut standings: Vec<Standing> = (0..self.players)
+            .map(|s| Standing {
+                seat: Seat(s),
+                score: i64::from(totals[s as usize]),
+            })
+            .collect();
+        standings.sort_by_key(|s| (Some(s.seat) == leaver, s.score, s.seat));
+        let best = standings
+            .iter()
+            .find(|s| Some(s.seat) != leaver)
+            .map(|s| s.score);
+        let winners = standings
+            .iter()
+            .filter(|s| Some(s.seat) != leaver && Some(s.score) == best)
+            .map(|s| s.seat)
+            .collect();
+        let reason = if leaver.is_some() {
+            EndReason::Resignation
+        } else {
+            EndReason::FinalScore
+        };
+        self.result = Some(Outcome {
+            winners,
+            reason,
+            standings,
+            everyone_lost: false,
+        });
+        self.phase = Phase::Over;
+    }
+
+    fn prompts(&self) -> Vec<Prompt> {
+        self.to_act()
+            .into_iter()
+            .map(|seat| match &self.phase {
+                Phase::Deal => Prompt {
+                    seat,
+                    kind: PromptKind::Move,
+                    text: format!(
+                        "deal hole {}: /move deal (two cards) or /move deal 3",
+                        self.hole
+                    ),
+                },
+                Phase::Count => Prompt {
+                    seat,
+                    kind: PromptKind::Secret,
+                    text: format!(
+                        "how many moves does your solution of hole {} ({}) take? Send the \
+                         number, or impossible",
+                        self.hole,
+                        card_names(&self.chosen)
+                    ),
+                },
+                _ => Prompt {
+                    seat,
+                    kind: PromptKind::Move,
+                    text: format!(
+                        "demonstrate: {} move{} left (/move e5-g6, or give up)",
+                        self.remaining_moves(seat),
+                        if self.remaining_moves(seat) == 1 {
+                            ""
+                        } else {
+                            "s"
+                        }
+                    ),
+                },
+            })
+            .collect()
+    }
+
+    fn status(&self, viewer: Viewer) -> String {
+        if let Some(o) = &self.result {
+            return o.describe(name);
+        }
+        let mine = match (viewer, &self.phase) {
+            (Viewer::Seat(s), Phase::Count) => match self.counts.get(s.index()).copied().flatten()
+            {
+                Some(0) => " You said impossible.".to_string(),
+                Some(n) => format!(" Your count: {n}."),
+                None => String::new(),
+            },
+            _ => String::new(),
+        };
+        let totals: Vec<String> = self
+            .totals()
+            .iter()
+            .enumerate()
+            .map(|(p, t)| format!("P{} {t}", p + 1))
+            .collect();
+        format!(
+            "Hole {} of {HOLES}: {}. Totals: {}.{mine}",
+            self.hole,
+            self.waiting_text(Seat(u8::MAX)),
+            totals.join(", ")
+        )
+    }
+
+    fn card_rows(&self, viewer: Viewer) -> Vec<CardRow> {
+        let chosen = Pile::new(Visibility::FaceUp, self.chosen.clone());
+        let deck = Pile::new(Visibility::FaceDown, self.deck.clone());
+        vec![
+            CardRow {
+                title: "Chosen".into(),
+                cards: chosen.seen_by(viewer),
+            },
+            CardRow {
+                title: format!("Deck ({})", self.deck.len()),
+                cards: deck.seen_by(viewer).into_iter().take(1).collect(),
+            },
+        ]
+    }
+}
+
+/// Renumbers "move N" in a path error from the demonstration's start to the player's message.
+fn renumber(error: &str, done: usize) -> String {
+    if done == 0 {
+        return error.to_string();
+    }
+    let Some(rest) = error.strip_prefix("move ") else {
+        return error.to_string();
+    };
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    match digits.parse::<usize>() {
+        Ok(n) if n > done => format!("move {}{}", n - done, &rest[digits.len()..]),
+        _ => error.to_string(),
+    }
+}
+
+fn name(seat: Seat) -> String {
+    format!("Player {}", seat.0 + 1)
+}
+
+fn piece_letter(p: GolfPiece) -> String {
+    Card::piece(p.side, p.role).to_string()
+}
+
+fn board_after(board: &GolfBoard, from: Square, to: Square) -> GolfBoard {
+    let mut b = board.clone();
+    b.squares[to as usize] = b.squares[from as usize].take();
+    b
+}
+
+fn board_with(board: &GolfBoard, at: Square, piece: GolfPiece) -> GolfBoard {
+    let mut b = board.clone();
+    b.squares[at as usize] = Some(piece);
+    b
+}
+
+/// The golf board as a chess position, for drawing (no pawns; kings may be missing or
+/// attacked, as the game leaves them).
+fn drawable(board: &GolfBoard) -> Option<Position> {
+    let rules = Rules::chess();
+    let setup = parse_setup(&format!("{} w - - 0 1", board.fen()), &rules).ok()?;
+    Position::from_setup_with(setup, rules, KingRule::Stored).ok()
+}
+
+impl Game for Golf {
+    type State = GolfState;
+    type Action = GolfAction;
+
+    fn info(&self) -> &VariantInfo {
+        static INFO: std::sync::OnceLock<VariantInfo> = std::sync::OnceLock::new();
+        INFO.get_or_init(|| VariantInfo {
+            id: "golf",
+            aliases: &["chess-golf", "chessgolf"],
+            name: "Chess Golf",
+            family: Family::Chess,
+            seat_counts: &[2, 1, 3, 4, 5, 6, 7, 8],
+            options: Vec::new(),
+            hidden_information: true,
+            simultaneous: true,
+            rules: "Nine holes of puzzles, scored like golf (1 to 8 players). The sixteen piece \
+                    cards (no pawns) are dealt onto the board by their gaps. Each hole the \
+                    dealer deals two chosen types (/move deal) or three (/move deal 3: one \
+                    chosen piece must take both others). A piece moves only by borrowing the \
+                    movement of a same-coloured neighbour; only chosen types capture, and only \
+                    each other; when a colour has no two pieces side by side, its pieces may \
+                    step like kings. Everyone sends, in secret, how many moves his solution \
+                    takes (/secret 4, or impossible). When all have sent, the counts are shown \
+                    and are the hole's scores; the lowest (ties: first from the dealer's left) \
+                    demonstrates move by move (/move e5-g6, several at once, or give up). \
+                    Failing scores the highest count plus one and the next lowest tries; \
+                    success leaves the pieces where they ended (captured ones come back on \
+                    empty squares), those who said impossible score the highest count plus one, \
+                    and the demonstrator deals next. If all say impossible the hole is dealt \
+                    again. Lowest total after nine holes wins; /scores golf keeps the server's \
+                    best. Interpretations: the one-minute timer is the move clock (out of time \
+                    counting: impossible; dealing: two cards; demonstrating: a failure); a \
+                    demonstration may not use more moves than its count; failing scores the \
+                    highest count of anyone plus one; a hole where every demonstration fails \
+                    counts and is dealt again by the same dealer; captured pieces return to \
+                    empty squares drawn at random.",
+            source: "Chess Kit, 'Chess Golf'",
+        })
+    }
+
+    fn setup(&self, _options: &Options, seats: usize, seed: u64) -> Result<GolfState, GameError> {
+        Ok(GolfState::new(seats.clamp(1, 8) as u8, seed))
+    }
+
+    fn prompts(&self, state: &GolfState) -> Vec<Prompt> {
+        state.prompts()
+    }
+
+    fn legal(&self, state: &GolfState, seat: Seat) -> Vec<GolfAction> {
+        state.actions(seat)
+    }
+
+    fn action_text(&self, state: &GolfState, action: &GolfAction) -> String {
+        state.action_text(action)
+    }
+
+    fn parse(&self, state: &GolfState, seat: Seat, text: &str) -> Result<GolfAction, GameError> {
+        state.parse(seat, text)
+    }
+
+    fn apply(
+        &self,
+        state: &mut GolfState,
+        seat: Seat,
+        action: GolfAction,
+    ) -> Result<Vec<Event>, GameError> {
+        state.apply(seat, action)
+    }
+
+    fn view(&self, state: &GolfState, viewer: Viewer) -> View {
+        let board = state.board();
+        let position = drawable(&board).unwrap_or_else(Position::startpos);
+        let mut view = board_view(self.info().id, &position, Viewer::Spectator);
+        view.viewer = viewer;
+        view.bottom = Seat::WHITE;
+        view.players = (0..state.players).map(|s| name(Seat(s))).collect();
+        view.status = state.status(viewer);
+        view.to_act = state.to_act();
+        view.move_number = state.hole;
+        view.last_move = state
+            .last_move
+            .iter()
+            .map(|&s| crate::board::Cell(s.into()))
+            .collect();
+        view.cards = state.card_rows(viewer);
+        view
+    }
+
+    fn outcome(&self, state: &GolfState) -> Option<Outcome> {
+        state.result.clone()
+    }
+
+    fn best_scores(&self) -> Option<BestScores> {
+        Some(BestScores::Lowest)
+    }
+
+    fn seat_name(&self, _state: &GolfState, seat: Seat) -> String {
+        name(seat)
+    }
+
+    fn concede(&self, state: &GolfState, seat: Seat, _seats: usize, _reason: EndReason) -> Outcome {
+        let mut s = state.clone();
+        s.finish(Some(seat));
+        s.result.unwrap_or_else(|| Outcome::draw(EndReason::Aborted))
+    }
+
+    fn leave(
+        &self,
+        state: &mut GolfState,
+        seat: Seat,
+        seats: usize,
+        reason: EndReason,
+    ) -> Result<Vec<Event>, GameError> {
+        if reason != EndReason::Timeout {
+            return Ok(vec![Event::GameOver(self.concede(state, seat, seats, reason))]);
+        }
+        // The timer ran out: the choice waited for is made for the player.
+        if !state.to_act().contains(&seat) {
+            return Ok(Vec::new());
+        }
+        let action = match state.phase {
+            Phase::Deal => GolfAction::Deal(2),
+            Phase::Count => GolfAction::Count(0),
+            Phase::Demonstrate { .. } => GolfAction::GiveUp,
+            Phase::Over => return Ok(Vec::new()),
+        };
+        let mut events = vec![Event::Public(format!(
+            "{}'s time ran out: {}.",
+            name(seat),
+            match action {
+                GolfAction::Deal(_) => "two cards are dealt",
+                GolfAction::Count(_) => "counted as impossible",
+                _ => "the demonstration fails",
+            }
+        ))];
+        events.extend(state.apply(seat, action)?);
+        Ok(events)
+    }
+
+    fn timeout_is_a_pass(&self) -> bool {
+        true
+    }
+
+    fn secret_history(&self, state: &GolfState) -> Vec<String> {
+        if state.phase != Phase::Count {
+            return Vec::new();
+        }
+        (0..state.players)
+            .filter_map(|s| {
+                state.counts[s as usize].map(|c| format!("{} had counted {c}.", name(Seat(s))))
+            })
+            .collect()
+    }
+
+    fn waiting_reason(&self, state: &GolfState, seat: Seat) -> Option<String> {
+        (!state.to_act().contains(&seat) && state.result.is_none())
+            .then(|| state.waiting_text(seat))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn act(s: &mut GolfState, seat: Seat, text: &str) -> Vec<Event> {
+        let a = Golf.parse(s, seat, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        Golf.apply(s, seat, a).unwrap()
+    }
+
+    fn text(events: &[Event]) -> String {
+        Event::public_texts(events).join("\n")
+    }
+
+    /// A two-player game at the book's introduction, the white king and a black bishop dealt.
+    fn introduction() -> GolfState {
+        let mut s = GolfState::new(2, 5);
+        s.start_fen = "2B3R1/5k2/1r1n1N2/1r2b3/R5q1/1B1n1N2/b6K/5Q2".into();
+        s.dealer = Seat(1);
+        s.deck.retain(|c| {
+            *c != Card::piece(Seat::WHITE, Role::King) && *c != Card::piece(Seat::BLACK, Role::Bishop)
+        });
+        s.deck.push(Card::piece(Seat::BLACK, Role::Bishop));
+        s.deck.push(Card::piece(Seat::WHITE, Role::King));
+        s
+    }
+
+    #[test]
+    fn the_lowest_count_demonstrates_and_impossible_is_penalised() {
+        let mut s = introduction();
+        let events = act(&mut s, Seat(1), "deal");
+        assert!(text(&events).contains("deals K b"), "{}", text(&events));
+        let events = act(&mut s, Seat(0), "3");
+        assert_eq!(text(&events), "Player 1 has submitted a count.");
+        // The count is secret until both are in.
+        let seen = Golf.view(&s, Viewer::Seat(Seat(1)));
+        assert!(!seen.status.contains("count: 3"), "{}", seen.status);
+        let mine = Golf.view(&s, Viewer::Seat(Seat(0)));
+        assert!(mine.status.contains("Your count: 3"), "{}", mine.status);
+        let refused = Golf.parse(&s, Seat(1), "eleventy").unwrap_err().to_string();
+        assert!(refused.contains("or impossible"), "{refused}");
+        act(&mut s, Seat(1), "impossible");
+        assert_eq!(s.phase, Phase::Demonstrate { seat: Seat(0) });
+        // A move that is not allowed is refused and changes nothing.
+        let refused = Golf.parse(&s, Seat(0), "e5xh2").unwrap_err().to_string();
+        assert!(refused.contains("not allowed"), "{refused}");
+        let refused = Golf.parse(&s, Seat(0), "e5g6 g6h5 h5h2 a1a2").unwrap_err().to_string();
+        assert!(refused.contains("leaves 3 moves"), "{refused}");
+        act(&mut s, Seat(0), "e5-g6");
+        let events = act(&mut s, Seat(0), "g6h5 h5xh2");
+        let said = text(&events);
+        assert!(said.contains("Player 1 solves the hole"), "{said}");
+        assert!(said.contains("Player 2 said impossible and scores 4"), "{said}");
+        assert!(said.contains("Captured pieces come back: K on"), "{said}");
+        assert_eq!(s.card, vec![vec![3, 4]]);
+        assert_eq!(s.dealer, Seat(0), "the demonstrator deals next");
+        assert_eq!(s.hole, 2);
+        assert_eq!(s.board().at(parse_square("h2").unwrap()).unwrap().role, Role::Bishop);
+    }
+
+    #[test]
+    fn a_failed_demonstration_scores_the_highest_plus_one_and_the_next_tries() {
+        let mut s = introduction();
+        act(&mut s, Seat(1), "deal");
+        act(&mut s, Seat(0), "2");
+        act(&mut s, Seat(1), "3");
+        // Player 1 counted 2 and goes first; two moves cannot solve it.
+        act(&mut s, Seat(0), "e5-g6");
+        let events = act(&mut s, Seat(0), "g6-h5");
+        let said = text(&events);
+        assert!(said.contains("Player 1 fails and scores 4"), "{said}");
+        assert!(said.contains("Player 2 demonstrates in 3 moves"), "{said}");
+        assert_eq!(s.board().fen(), s.start_fen, "the pieces are reset");
+        act(&mut s, Seat(1), "b3-c3");
+        let events = act(&mut s, Seat(1), "give up");
+        assert!(text(&events).contains("No demonstration succeeded"));
+        assert_eq!(s.card, vec![vec![4, 4]]);
+        assert_eq!(s.dealer, Seat(1), "the same dealer deals again");
+    }
+
+    #[test]
+    fn everyone_impossible_deals_again_without_counting_the_hole() {
+        let mut s = introduction();
+        act(&mut s, Seat(1), "deal 3");
+        act(&mut s, Seat(0), "impossible");
+        let events = act(&mut s, Seat(1), "0");
+        assert!(text(&events).contains("Everyone says impossible"));
+        assert_eq!(s.hole, 1);
+        assert!(s.card.is_empty());
+        assert_eq!(s.phase, Phase::Deal);
+    }
+
+    #[test]
+    fn nine_holes_then_the_lowest_total_wins() {
+        let mut s = introduction();
+        s.card = vec![vec![5, 3]; 8];
+        s.hole = 9;
+        act(&mut s, Seat(1), "deal");
+        act(&mut s, Seat(0), "3");
+        act(&mut s, Seat(1), "4");
+        act(&mut s, Seat(0), "e5-g6 g6-h5");
+        act(&mut s, Seat(0), "h5xh2");
+        let outcome = Golf.outcome(&s).unwrap();
+        assert_eq!(outcome.winners, vec![Seat(1)], "28 against 43");
+        assert_eq!(outcome.standings[0].score, 28);
+        assert_eq!(outcome.reason, EndReason::FinalScore);
+    }
+
+    #[test]
+    fn a_count_out_of_time_is_impossible() {
+        let mut s = introduction();
+        act(&mut s, Seat(1), "deal");
+        act(&mut s, Seat(0), "3");
+        let events = Golf.leave(&mut s, Seat(1), 2, EndReason::Timeout).unwrap();
+        assert!(text(&events).contains("counted as impossible"));
+        assert_eq!(s.phase, Phase::Demonstrate { seat: Seat(0) });
+    }
+}
