@@ -10,7 +10,8 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use engine::game::{
-    AnyGame, AnyState, EndReason, Event, GameError, Options, Outcome, Prompt, PromptKind,
+    AnyGame, AnyState, BestScores, EndReason, Event, GameError, Options, Outcome, Prompt,
+    PromptKind,
 };
 use engine::registry;
 use engine::view::{Panel, View, Viewer};
@@ -1591,10 +1592,25 @@ impl Service {
             else {
                 continue;
             };
+            // A round of a lowest-wins game stopped early has a total lower than it earned.
+            if order == BestScores::Lowest && outcome.reason != EndReason::FinalScore {
+                continue;
+            }
             let Some(score) = order.score_of(&outcome) else {
                 continue;
             };
-            let names: Vec<&str> = summary.seats.iter().map(|s| s.user_name.as_str()).collect();
+            // The players who made the score.
+            let names: Vec<&str> = summary
+                .seats
+                .iter()
+                .filter(|s| {
+                    outcome
+                        .standings
+                        .iter()
+                        .any(|st| st.seat.0 == s.seat && st.score == score)
+                })
+                .map(|s| s.user_name.as_str())
+                .collect();
             let verdict = if outcome.everyone_lost { ", lost" } else { "" };
             table.push((
                 score,

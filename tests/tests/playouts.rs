@@ -397,3 +397,19 @@ fn two_hundred_games_of_cooperative_chess_for_two_and_solitaire() {
     let printed = games_each("cooperative", &[(2, &[]), (1, &[])], 200, 18_018);
     assert!(printed.contains("by capturing the king"), "{printed}");
 }
+
+#[test]
+fn two_hundred_games_of_chess_golf_for_each_number_of_players() {
+    let runs: [(usize, &[&str]); 8] = [
+        (8, &[]),
+        (1, &[]),
+        (2, &[]),
+        (3, &[]),
+        (7, &[]),
+        (4, &[]),
+        (5, &[]),
+        (6, &[]),
+    ];
+    let printed = games_each("golf", &runs, 200, 19_019);
+    assert!(printed.contains("by the final score"), "{printed}");
+}

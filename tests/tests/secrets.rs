@@ -420,8 +420,78 @@ fn cooperative_playout(seed: u64) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+fn golf_playout(seed: u64) -> Result<(), TestCaseError> {
+    let game = registry::variant("golf").unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let players = rng.gen_range(2..=5u8);
+    let mut state = game.setup(&Options::new(), players as usize, seed).unwrap();
+    let mut counts = std::collections::HashMap::new();
+    for _ in 0..rng.gen_range(1..150) {
+        if game.outcome(&state).unwrap().is_some() {
+            break;
+        }
+        let prompts = game.prompts(&state).unwrap();
+        let counting =
+            prompts.len() > 1 || prompts[0].kind == engine::game::PromptKind::Secret && players > 1;
+        let seat = prompts[rng.gen_range(0..prompts.len())].seat;
+        let texts = game.legal_texts(&state, seat).unwrap();
+        let choice = texts.choose(&mut rng).unwrap().clone();
+        let (_, events) = game.play(&mut state, seat, &choice).unwrap();
+        if counting {
+            counts.insert(seat, choice.clone());
+        }
+        let still_counting = game
+            .prompts(&state)
+            .unwrap()
+            .iter()
+            .any(|p| p.kind == engine::game::PromptKind::Secret);
+        if !counting || !still_counting {
+            continue;
+        }
+        // A count stays secret until every count is in.
+        let public = Event::public_texts(&events).join(" ");
+        prop_assert_eq!(
+            public,
+            format!("Player {} has submitted a count.", seat.0 + 1)
+        );
+        for other in (0..players).map(Seat).filter(|s| *s != seat) {
+            for viewer in [Viewer::Seat(other), Viewer::Spectator] {
+                let view = game.view(&state, viewer).unwrap();
+                // A viewer sees his own count only.
+                let own = match viewer {
+                    Viewer::Seat(s)
+                        if game.prompts(&state).unwrap().iter().all(|p| p.seat != s) =>
+                    {
+                        counts.get(&s).cloned()
+                    }
+                    _ => None,
+                };
+                let shown = view
+                    .status
+                    .split("Your count: ")
+                    .nth(1)
+                    .map(|rest| rest.trim_end_matches('.').to_string());
+                prop_assert_eq!(shown, own.filter(|c| c != "impossible"), "{}", view.status);
+                prop_assert!(!view_text(&view).contains("Counts:"));
+            }
+            for probe in ["give up", "99", "deal 3"] {
+                if let Err(e) = game.play(&mut state.clone(), other, probe) {
+                    let e = e.to_string();
+                    prop_assert!(!e.contains("Counts:") && !e.contains("counted"), "{}", e);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn golf_keeps_each_count_secret_until_all_are_in(seed in any::<u64>()) {
+        golf_playout(seed)?;
+    }
 
     #[test]
     fn cooperative_shows_a_hand_only_to_its_holder(seed in any::<u64>()) {

@@ -416,8 +416,8 @@ impl Reach {
 }
 
 /// What is left to take in a hole, and by whom.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Progress {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Progress {
     /// The square of the piece that has captured, once one has.
     capturer: Option<Square>,
     /// Bits of the chosen types still to be taken (after the first capture).
@@ -425,6 +425,14 @@ struct Progress {
 }
 
 impl Progress {
+    /// A hole not yet begun.
+    pub(crate) fn start(chosen: &Chosen) -> Progress {
+        Progress {
+            capturer: None,
+            remaining: (1u8 << chosen.0.len()) - 1,
+        }
+    }
+
     fn packed(self) -> u16 {
         u16::from(self.capturer.unwrap_or(64)) << 8 | u16::from(self.remaining)
     }
@@ -1008,32 +1016,9 @@ impl GolfBoard {
         Ok(board)
     }
 
-    /// The moves a demonstration may make next, after `path` (which must be allowed).
-    pub fn next_moves(&self, chosen: &Chosen, path: &[(Square, Square)]) -> Vec<GolfMove> {
-        let Ok((board, _)) = self.walk(chosen, path) else {
-            return Vec::new();
-        };
-        let progress = self.progress_along(chosen, path);
-        board.moves(|f, t| board.capture_allowed(&chosen.0, progress, f, t).is_some())
-    }
-
-    fn progress_along(&self, chosen: &Chosen, path: &[(Square, Square)]) -> Progress {
-        let mut board = self.clone();
-        let mut progress = Progress {
-            capturer: None,
-            remaining: (1u8 << chosen.0.len()) - 1,
-        };
-        for &(from, to) in path {
-            if board.at(to).is_some() {
-                progress = board
-                    .capture_allowed(&chosen.0, progress, from, to)
-                    .unwrap_or(progress);
-            } else if progress.capturer == Some(from) {
-                progress.capturer = Some(to);
-            }
-            board.squares[to as usize] = board.squares[from as usize].take();
-        }
-        progress
+    /// The moves allowed next in a hole with `progress` made.
+    pub(crate) fn allowed_moves(&self, chosen: &Chosen, progress: Progress) -> Vec<GolfMove> {
+        self.moves(|f, t| self.capture_allowed(&chosen.0, progress, f, t).is_some())
     }
 
     /// Plays a path move by move, each checked where it is made: the board after it and each
@@ -1043,13 +1028,21 @@ impl GolfBoard {
         chosen: &Chosen,
         path: &[(Square, Square)],
     ) -> Result<(GolfBoard, Vec<PlayedMove>), String> {
+        self.walk_from(chosen, Progress::start(chosen), path)
+            .map(|(board, _, played)| (board, played))
+    }
+
+    /// [`GolfBoard::walk`] from a hole already under way, also giving the progress after.
+    pub(crate) fn walk_from(
+        &self,
+        chosen: &Chosen,
+        start: Progress,
+        path: &[(Square, Square)],
+    ) -> Result<(GolfBoard, Progress, Vec<PlayedMove>), String> {
         let kinds = &chosen.0;
         let mut board = self.clone();
         let mut played = Vec::new();
-        let mut progress = Progress {
-            capturer: None,
-            remaining: (1u8 << kinds.len()) - 1,
-        };
+        let mut progress = start;
         for (n, &(from, to)) in path.iter().enumerate() {
             if progress.remaining == 0 {
                 return Err(format!(
@@ -1064,7 +1057,7 @@ impl GolfBoard {
                     n + 1,
                     square_name(from),
                     square_name(to),
-                    board.why_not(from, to)
+                    board.why_not(kinds, progress, from, to)
                 ));
             };
             if m.capture {
@@ -1080,16 +1073,18 @@ impl GolfBoard {
                 solves: progress.remaining == 0,
             });
         }
-        Ok((board, played))
+        Ok((board, progress, played))
     }
 
-    fn why_not(&self, from: Square, to: Square) -> String {
+    fn why_not(&self, kinds: &[GolfPiece], progress: Progress, from: Square, to: Square) -> String {
         match (self.at(from), self.at(to)) {
             (None, _) => format!("no piece stands on {}", square_name(from)),
-            (Some(_), Some(_)) => "only a chosen piece may take another chosen type (and in a \
-                                   three-card hole, only the piece that captured first)"
-                .into(),
-            (Some(_), None) => "no neighbour of its colour lends it that movement".into(),
+            (Some(_), Some(_)) if self.capture_allowed(kinds, progress, from, to).is_none() => {
+                "only a chosen piece may take another chosen type (and in a three-card hole, \
+                 only the piece that captured first)"
+                    .into()
+            }
+            _ => "no neighbour of its colour lends it a movement that goes there".into(),
         }
     }
 }

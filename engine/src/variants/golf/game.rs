@@ -36,7 +36,7 @@ use crate::game::{
 };
 use crate::view::{CardRow, View, Viewer};
 
-use super::{parse_square, square_name, Chosen, GolfBoard, GolfPiece, Square};
+use super::{parse_square, square_name, Chosen, GolfBoard, GolfPiece, Progress, Square};
 use crate::variants::chess::board_view;
 
 /// Chess Golf, the game.
@@ -75,8 +75,10 @@ pub struct GolfState {
     phase: Phase,
     /// The board as the hole started (a failed demonstration resets to it).
     start_fen: String,
-    /// The demonstration so far.
+    /// The demonstration so far, and the board and progress after it.
     path: Vec<(Square, Square)>,
+    now_fen: String,
+    progress: Progress,
     dealer: Seat,
     /// The cards still to deal, the top last; and those dealt before.
     deck: Vec<Card>,
@@ -132,6 +134,11 @@ impl GolfState {
             players,
             phase: Phase::Deal,
             start_fen: board.fen(),
+            now_fen: board.fen(),
+            progress: Progress {
+                capturer: None,
+                remaining: 0,
+            },
             path: Vec::new(),
             dealer: Seat(0),
             deck: Vec::new(),
@@ -169,11 +176,14 @@ impl GolfState {
 
     /// The board now: the hole's start with the demonstration so far.
     pub fn board(&self) -> GolfBoard {
-        let start = self.start_board();
-        match start.walk(&self.chosen(), &self.path) {
-            Ok((board, _)) => board,
-            Err(_) => start,
-        }
+        GolfBoard::from_fen(&self.now_fen).unwrap_or_else(|_| self.start_board())
+    }
+
+    /// Back to the hole's start (a new hole, or a failed demonstration).
+    fn reset(&mut self) {
+        self.path.clear();
+        self.now_fen = self.start_fen.clone();
+        self.progress = Progress::start(&self.chosen());
     }
 
     /// Each player's total so far.
@@ -208,8 +218,8 @@ impl GolfState {
             Phase::Deal => vec![GolfAction::Deal(2), GolfAction::Deal(3)],
             Phase::Count => (0..=MAX_COUNT).map(GolfAction::Count).collect(),
             Phase::Demonstrate { .. } => self
-                .start_board()
-                .next_moves(&self.chosen(), &self.path)
+                .board()
+                .allowed_moves(&self.chosen(), self.progress)
                 .into_iter()
                 .map(|m| GolfAction::Moves(vec![(m.from, m.to)]))
                 .chain(std::iter::once(GolfAction::GiveUp))
@@ -220,7 +230,8 @@ impl GolfState {
 
     fn action_text(&self, action: &GolfAction) -> String {
         match action {
-            GolfAction::Deal(n) => format!("deal {n}"),
+            GolfAction::Deal(3) => "deal three".into(),
+            GolfAction::Deal(_) => "deal".into(),
             GolfAction::Count(0) => "impossible".into(),
             GolfAction::Count(n) => n.to_string(),
             GolfAction::Moves(path) => {
@@ -251,14 +262,12 @@ impl GolfState {
         match &self.phase {
             Phase::Deal => {
                 let n = match lower.as_str() {
-                    "deal" | "deal 2" | "2" | "two" => 2,
-                    "deal 3" | "3" | "three" => 3,
-                    _ => {
-                        return Err(refuse(
-                            "deal two cards (/move deal) or, for a harder hole, three (/move deal 3)"
-                                .into(),
-                        ))
-                    }
+                    "deal" | "deal 2" | "deal two" | "2" | "two" => 2,
+                    "deal 3" | "deal three" | "3" | "three" => 3,
+                    _ => return Err(refuse(
+                        "deal two cards (/move deal) or, for a harder hole, three (/move deal three)"
+                            .into(),
+                    )),
                 };
                 Ok(GolfAction::Deal(n))
             }
@@ -275,7 +284,10 @@ impl GolfState {
                 }
             }
             Phase::Demonstrate { .. } => {
-                if matches!(lower.as_str(), "give up" | "giveup" | "fail" | "resign hole") {
+                if matches!(
+                    lower.as_str(),
+                    "give up" | "giveup" | "fail" | "resign hole"
+                ) {
                     return Ok(GolfAction::GiveUp);
                 }
                 let mut path = Vec::new();
@@ -283,7 +295,8 @@ impl GolfState {
                     .split(|c: char| c.is_whitespace() || c == ',')
                     .filter(|w| !w.is_empty())
                 {
-                    let squares: String = word.chars().filter(|c| !matches!(c, '-' | 'x')).collect();
+                    let squares: String =
+                        word.chars().filter(|c| !matches!(c, '-' | 'x')).collect();
                     let parsed = (squares.len() == 4)
                         .then(|| Some((parse_square(&squares[..2])?, parse_square(&squares[2..])?)))
                         .flatten();
@@ -304,12 +317,9 @@ impl GolfState {
                         if left == 1 { "" } else { "s" }
                     )));
                 }
-                let mut whole = self.path.clone();
-                whole.extend(&path);
-                let done = self.path.len();
-                self.start_board()
-                    .walk(&self.chosen(), &whole)
-                    .map_err(|e| refuse(renumber(&e, done)))?;
+                self.board()
+                    .walk_from(&self.chosen(), self.progress, &path)
+                    .map_err(refuse)?;
                 Ok(GolfAction::Moves(path))
             }
             Phase::Over => Err(GameError::NotYourTurn("the game is over".into())),
@@ -334,11 +344,10 @@ impl GolfState {
                 self.to_act().contains(&seat)
                     && matches!(self.phase, Phase::Demonstrate { .. })
                     && path.len() <= self.remaining_moves(seat)
-                    && {
-                        let mut whole = self.path.clone();
-                        whole.extend(path);
-                        self.start_board().walk(&self.chosen(), &whole).is_ok()
-                    }
+                    && self
+                        .board()
+                        .walk_from(&self.chosen(), self.progress, path)
+                        .is_ok()
             }
             other => self.actions(seat).contains(other),
         };
@@ -392,7 +401,7 @@ impl GolfState {
         said.push(text);
         self.counts = vec![None; self.players as usize];
         self.failed.clear();
-        self.path.clear();
+        self.reset();
         self.phase = Phase::Count;
     }
 
@@ -435,7 +444,7 @@ impl GolfState {
             .min_by_key(|&(c, _)| c);
         match next {
             Some((count, seat)) => {
-                self.path.clear();
+                self.reset();
                 self.phase = Phase::Demonstrate { seat };
                 said.push(format!(
                     "{} demonstrates in {count} move{} (/move e5-g6, or several at once).",
@@ -456,15 +465,16 @@ impl GolfState {
 
     fn demonstrate(&mut self, seat: Seat, path: &[(Square, Square)], said: &mut Vec<String>) {
         let board = self.board();
-        let start = self.start_board();
-        let before = self.path.len();
-        self.path.extend(path);
-        let Ok((_, played)) = start.walk(&self.chosen(), &self.path) else {
+        let Ok((after, progress, played)) = board.walk_from(&self.chosen(), self.progress, path)
+        else {
             return;
         };
+        self.path.extend(path);
+        self.now_fen = after.fen();
+        self.progress = progress;
         let mut board = board;
         let mut written = Vec::new();
-        for pm in &played[before..] {
+        for pm in &played {
             let m = pm.played;
             let sep = if board.at(m.to).is_some() { 'x' } else { '-' };
             written.push(format!(
@@ -475,10 +485,7 @@ impl GolfState {
             ));
             board = board_after(&board, m.from, m.to);
         }
-        self.last_move = path
-            .last()
-            .map(|&(f, t)| vec![f, t])
-            .unwrap_or_default();
+        self.last_move = path.last().map(|&(f, t)| vec![f, t]).unwrap_or_default();
         said.push(format!("{}: {}", name(seat), written.join(", ")));
         if played.last().is_some_and(|m| m.solves) {
             self.succeed(seat, said);
@@ -498,7 +505,7 @@ impl GolfState {
         let score = u32::from(highest) + 1;
         self.hole_scores[seat.index()] = score;
         self.failed.push(seat);
-        self.path.clear();
+        self.reset();
         self.last_move.clear();
         said.push(format!(
             "{} fails and scores {score} (the highest count plus one); the pieces are reset.",
@@ -546,20 +553,17 @@ impl GolfState {
             placed.push(format!("{} on {}", piece_letter(piece), square_name(at)));
         }
         if !placed.is_empty() {
-            said.push(format!(
-                "Captured pieces come back: {}.",
-                placed.join(", ")
-            ));
+            said.push(format!("Captured pieces come back: {}.", placed.join(", ")));
         }
         self.start_fen = board.fen();
-        self.path.clear();
+        self.reset();
         self.dealer = seat;
         self.end_hole(said);
     }
 
     /// Writes the hole's scores down and moves on to the next hole or the end.
     fn end_hole(&mut self, said: &mut Vec<String>) {
-        self.path.clear();
+        self.reset();
         self.card.push(self.hole_scores.clone());
         self.return_cards();
         let totals = self.totals();
@@ -628,7 +632,7 @@ impl GolfState {
                     seat,
                     kind: PromptKind::Move,
                     text: format!(
-                        "deal hole {}: /move deal (two cards) or /move deal 3",
+                        "deal hole {}: /move deal (two cards) or /move deal three",
                         self.hole
                     ),
                 },
@@ -664,12 +668,13 @@ impl GolfState {
             return o.describe(name);
         }
         let mine = match (viewer, &self.phase) {
-            (Viewer::Seat(s), Phase::Count) => match self.counts.get(s.index()).copied().flatten()
-            {
-                Some(0) => " You said impossible.".to_string(),
-                Some(n) => format!(" Your count: {n}."),
-                None => String::new(),
-            },
+            (Viewer::Seat(s), Phase::Count) => {
+                match self.counts.get(s.index()).copied().flatten() {
+                    Some(0) => " You said impossible.".to_string(),
+                    Some(n) => format!(" Your count: {n}."),
+                    None => String::new(),
+                }
+            }
             _ => String::new(),
         };
         let totals: Vec<String> = self
@@ -699,21 +704,6 @@ impl GolfState {
                 cards: deck.seen_by(viewer).into_iter().take(1).collect(),
             },
         ]
-    }
-}
-
-/// Renumbers "move N" in a path error from the demonstration's start to the player's message.
-fn renumber(error: &str, done: usize) -> String {
-    if done == 0 {
-        return error.to_string();
-    }
-    let Some(rest) = error.strip_prefix("move ") else {
-        return error.to_string();
-    };
-    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-    match digits.parse::<usize>() {
-        Ok(n) if n > done => format!("move {}{}", n - done, &rest[digits.len()..]),
-        _ => error.to_string(),
     }
 }
 
@@ -762,7 +752,7 @@ impl Game for Golf {
             simultaneous: true,
             rules: "Nine holes of puzzles, scored like golf (1 to 8 players). The sixteen piece \
                     cards (no pawns) are dealt onto the board by their gaps. Each hole the \
-                    dealer deals two chosen types (/move deal) or three (/move deal 3: one \
+                    dealer deals two chosen types (/move deal) or three (/move deal three: one \
                     chosen piece must take both others). A piece moves only by borrowing the \
                     movement of a same-coloured neighbour; only chosen types capture, and only \
                     each other; when a colour has no two pieces side by side, its pieces may \
@@ -848,7 +838,8 @@ impl Game for Golf {
     fn concede(&self, state: &GolfState, seat: Seat, _seats: usize, _reason: EndReason) -> Outcome {
         let mut s = state.clone();
         s.finish(Some(seat));
-        s.result.unwrap_or_else(|| Outcome::draw(EndReason::Aborted))
+        s.result
+            .unwrap_or_else(|| Outcome::draw(EndReason::Aborted))
     }
 
     fn leave(
@@ -859,7 +850,9 @@ impl Game for Golf {
         reason: EndReason,
     ) -> Result<Vec<Event>, GameError> {
         if reason != EndReason::Timeout {
-            return Ok(vec![Event::GameOver(self.concede(state, seat, seats, reason))]);
+            return Ok(vec![Event::GameOver(
+                self.concede(state, seat, seats, reason),
+            )]);
         }
         // The timer ran out: the choice waited for is made for the player.
         if !state.to_act().contains(&seat) {
@@ -910,7 +903,9 @@ mod tests {
     use super::*;
 
     fn act(s: &mut GolfState, seat: Seat, text: &str) -> Vec<Event> {
-        let a = Golf.parse(s, seat, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let a = Golf
+            .parse(s, seat, text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
         Golf.apply(s, seat, a).unwrap()
     }
 
@@ -924,7 +919,8 @@ mod tests {
         s.start_fen = "2B3R1/5k2/1r1n1N2/1r2b3/R5q1/1B1n1N2/b6K/5Q2".into();
         s.dealer = Seat(1);
         s.deck.retain(|c| {
-            *c != Card::piece(Seat::WHITE, Role::King) && *c != Card::piece(Seat::BLACK, Role::Bishop)
+            *c != Card::piece(Seat::WHITE, Role::King)
+                && *c != Card::piece(Seat::BLACK, Role::Bishop)
         });
         s.deck.push(Card::piece(Seat::BLACK, Role::Bishop));
         s.deck.push(Card::piece(Seat::WHITE, Role::King));
@@ -950,18 +946,27 @@ mod tests {
         // A move that is not allowed is refused and changes nothing.
         let refused = Golf.parse(&s, Seat(0), "e5xh2").unwrap_err().to_string();
         assert!(refused.contains("not allowed"), "{refused}");
-        let refused = Golf.parse(&s, Seat(0), "e5g6 g6h5 h5h2 a1a2").unwrap_err().to_string();
+        let refused = Golf
+            .parse(&s, Seat(0), "e5g6 g6h5 h5h2 a1a2")
+            .unwrap_err()
+            .to_string();
         assert!(refused.contains("leaves 3 moves"), "{refused}");
         act(&mut s, Seat(0), "e5-g6");
         let events = act(&mut s, Seat(0), "g6h5 h5xh2");
         let said = text(&events);
         assert!(said.contains("Player 1 solves the hole"), "{said}");
-        assert!(said.contains("Player 2 said impossible and scores 4"), "{said}");
+        assert!(
+            said.contains("Player 2 said impossible and scores 4"),
+            "{said}"
+        );
         assert!(said.contains("Captured pieces come back: K on"), "{said}");
         assert_eq!(s.card, vec![vec![3, 4]]);
         assert_eq!(s.dealer, Seat(0), "the demonstrator deals next");
         assert_eq!(s.hole, 2);
-        assert_eq!(s.board().at(parse_square("h2").unwrap()).unwrap().role, Role::Bishop);
+        assert_eq!(
+            s.board().at(parse_square("h2").unwrap()).unwrap().role,
+            Role::Bishop
+        );
     }
 
     #[test]
@@ -987,7 +992,7 @@ mod tests {
     #[test]
     fn everyone_impossible_deals_again_without_counting_the_hole() {
         let mut s = introduction();
-        act(&mut s, Seat(1), "deal 3");
+        act(&mut s, Seat(1), "deal three");
         act(&mut s, Seat(0), "impossible");
         let events = act(&mut s, Seat(1), "0");
         assert!(text(&events).contains("Everyone says impossible"));
