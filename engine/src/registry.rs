@@ -4,7 +4,7 @@
 //! use engine::registry;
 //! assert_eq!(registry::variant("960").unwrap().info().id, "chess960");
 //! let err = registry::variant("chezz").unwrap_err();
-//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens, tri-checkers, tri-stax, tri-queens, superchess, betza, shadow, half-alice, adrenaline, two-move, telepathic, cooperative, golf"), "{err}");
+//! assert!(err.to_string().contains("chess, chess960, doubles, crowded-house, trimens, tri-chess, zombie, masquerade, synchronous, checkers, stax, queens, tri-checkers, tri-stax, tri-queens, superchess, betza, shadow, half-alice, adrenaline, two-move, telepathic, cooperative, golf, tar-pit"), "{err}");
 //! ```
 
 use crate::game::{AnyGame, GameError};
@@ -23,6 +23,7 @@ use crate::variants::{
     shadow::ShadowChess,
     superchess::Superchess,
     synchronous::Synchronous,
+    tar_pit::TarPit,
     telepathic::Telepathic,
     tri_checkers::{TRI_CHEK, TRI_QUEENS, TRI_STAX},
     tri_chess::TriChess,
@@ -31,7 +32,7 @@ use crate::variants::{
     zombie::Zombie,
 };
 
-static VARIANTS: [&dyn AnyGame; 24] = [
+static VARIANTS: [&dyn AnyGame; 25] = [
     &Chess,
     &Chess960,
     &Doubles,
@@ -56,6 +57,7 @@ static VARIANTS: [&dyn AnyGame; 24] = [
     &Telepathic,
     &Cooperative,
     &Golf,
+    &TarPit,
 ];
 
 /// All variants, in the order `/variants` lists them.

@@ -43,8 +43,9 @@ pub struct Layer {
 pub enum Marker {
     /// A coin under a risen zombie (Zombie Chess).
     ZombieCoin,
-    /// A checker of tar under a piece (Tar Pit).
-    Tar,
+    /// A checker under a piece, in its owner's colour (Tar Pit: on its owner's piece it
+    /// carries tar, on the opponent's it tars it).
+    Checker(Seat),
     /// Checkers carried by a piece, as a count (Adrenaline).
     Adrenaline(u8),
     /// A checker showing the piece stands on the other side of the mirror (Half Alice).

@@ -102,7 +102,7 @@ fn main() {
     let mut zombie = Placed::new(c("c3"), Seat(0), Figure::Chess(Role::Pawn));
     zombie.markers = vec![Marker::ZombieCoin];
     let mut tar = Placed::new(c("e4"), Seat(1), Figure::Chess(Role::Knight));
-    tar.markers = vec![Marker::Tar];
+    tar.markers = vec![Marker::Checker(Seat::BLACK)];
     let mut adrenaline = Placed::new(c("f5"), Seat(0), Figure::Chess(Role::Bishop));
     adrenaline.markers = vec![Marker::Adrenaline(3)];
     let mut mirror = Placed::new(c("b6"), Seat(1), Figure::Chess(Role::Rook));

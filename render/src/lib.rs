@@ -573,9 +573,8 @@ fn draw_figure(img: &mut RgbImage, layout: &Layout, placed: &Placed, view: &View
                 cx - corner,
                 cy - corner,
             ),
-            Marker::Tar => {
-                sprite::sprite(Kind::Tar, 0, marker).draw_centred(img, cx - corner, cy + corner)
-            }
+            Marker::Checker(owner) => sprite::sprite(Kind::Token, view.colour_of(*owner), marker)
+                .draw_centred(img, cx - corner, cy + corner),
             Marker::MirrorSide => {
                 sprite::sprite(Kind::Mirror, 0, marker).draw_centred(img, cx + corner, cy + corner)
             }

@@ -136,6 +136,8 @@ pub(crate) enum Kind {
     },
     ZombieCoin,
     Tar,
+    /// A plain token in an army's colour (a checker under a piece).
+    Token,
     Badge,
     Mirror,
     /// A king's crown on its own, to stand above the number of a numbered king.
@@ -159,6 +161,7 @@ pub(crate) fn sprite(kind: Kind, army: usize, size: u32) -> Arc<Sprite> {
         Kind::Disc { king } => disc(colours.fill, king, size),
         Kind::ZombieCoin => token(palette::GOLD, Some('Z'), size),
         Kind::Tar => token(palette::TAR, None, size),
+        Kind::Token => token(colours.fill, None, size),
         Kind::Badge => token(palette::ADRENALINE, None, size),
         Kind::Mirror => mirror(size),
         Kind::Crown => chess_piece(Role::Queen, palette::GOLD, palette::INK, size),

@@ -407,7 +407,7 @@ fn checkers_stacks_numbers_and_markers_are_drawn() {
     let mut zombie = Placed::new(c("d4"), Seat(1), Figure::Chess(Role::Knight));
     zombie.markers = vec![
         Marker::ZombieCoin,
-        Marker::Tar,
+        Marker::Checker(Seat(1)),
         Marker::Adrenaline(3),
         Marker::MirrorSide,
     ];
@@ -454,7 +454,10 @@ fn checkers_stacks_numbers_and_markers_are_drawn() {
         })
     };
     assert!(near(-0.33, -0.33, palette::GOLD), "zombie coin top left");
-    assert!(near(-0.33, 0.33, palette::TAR), "tar bottom left");
+    assert!(
+        near(-0.33, 0.33, palette::army(1).fill),
+        "a black checker bottom left"
+    );
     assert!(
         near(0.33, -0.33, palette::ADRENALINE),
         "adrenaline badge top right"

@@ -413,3 +413,15 @@ fn two_hundred_games_of_chess_golf_for_each_number_of_players() {
     let printed = games_each("golf", &runs, 200, 19_019);
     assert!(printed.contains("by the final score"), "{printed}");
 }
+
+#[test]
+fn two_hundred_games_of_tar_pit_chess_and_its_handicaps() {
+    let runs: [(usize, &[&str]); 4] = [
+        (2, &[]),
+        (2, &["white_checkers=3"]),
+        (2, &["checkers=4", "checker_cards=0"]),
+        (2, &["black_checkers=8", "checker_cards=4"]),
+    ];
+    let printed = games_each("tar-pit", &runs, 200, 20_020);
+    assert!(printed.contains("by checkmate"), "{printed}");
+}

@@ -485,8 +485,57 @@ fn golf_playout(seed: u64) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+fn tar_pit_playout(seed: u64) -> Result<(), TestCaseError> {
+    let game = registry::variant("tar-pit").unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut state = game.setup(&Options::new(), 2, seed).unwrap();
+    for _ in 0..rng.gen_range(1..120) {
+        if game.outcome(&state).unwrap().is_some() {
+            break;
+        }
+        let seat = game.prompts(&state).unwrap()[0].seat;
+        let texts = game.legal_texts(&state, seat).unwrap();
+        let choice = texts.choose(&mut rng).unwrap().clone();
+        let (_, events) = game.play(&mut state, seat, &choice).unwrap();
+        for e in &events {
+            if let Event::Private { seat: to, text } = e {
+                prop_assert!(false, "a private message to {:?}: {}", to, text);
+            }
+        }
+        // Each hand is backs to the other player and to spectators.
+        for viewer in [
+            Viewer::Seat(Seat::WHITE),
+            Viewer::Seat(Seat::BLACK),
+            Viewer::Spectator,
+        ] {
+            let view = game.view(&state, viewer).unwrap();
+            for row in view.cards.iter().filter(|r| r.title.ends_with(" hand")) {
+                let own =
+                    matches!(viewer, Viewer::Seat(s) if row.title.starts_with(&s.colour_name()));
+                prop_assert!(
+                    row.cards.iter().all(|c| c.is_some() == own),
+                    "{:?} sees {}",
+                    viewer,
+                    row.to_text()
+                );
+            }
+        }
+        // The waiting player's refusals do not give the other's hand away.
+        let waiting = Seat(1 - game.prompts(&state).unwrap()[0].seat.0);
+        if let Err(e) = game.play(&mut state.clone(), waiting, "N e4") {
+            prop_assert!(!e.to_string().contains("hand:"), "{}", e);
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn tar_pit_shows_a_hand_only_to_its_holder(seed in any::<u64>()) {
+        tar_pit_playout(seed)?;
+    }
 
     #[test]
     fn golf_keeps_each_count_secret_until_all_are_in(seed in any::<u64>()) {

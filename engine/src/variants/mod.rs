@@ -16,6 +16,7 @@ pub mod patterns;
 pub mod shadow;
 pub mod superchess;
 pub mod synchronous;
+pub mod tar_pit;
 pub mod team_chess;
 pub mod telepathic;
 pub mod tri_checkers;

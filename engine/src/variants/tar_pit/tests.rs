@@ -1,0 +1,171 @@
+use super::*;
+
+fn cell(s: &TarPitState, name: &str) -> Cell {
+    s.position().board().cell(name).unwrap()
+}
+
+fn card(c: char) -> Card {
+    Card::from_letter(c).unwrap()
+}
+
+fn act(s: &mut TarPitState, seat: Seat, text: &str) -> Vec<Event> {
+    let a = TarPit
+        .parse(s, seat, text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    TarPit.apply(s, seat, a).unwrap()
+}
+
+fn refusal(s: &TarPitState, seat: Seat, text: &str) -> String {
+    TarPit.parse(s, seat, text).unwrap_err().to_string()
+}
+
+/// The book's example turn (RULES-NOTES): White's checkers under the black pawns e7 and f5,
+/// Black's under the white pawn e4; four checkers in front of White, five of Black; Black
+/// holds r, b, p, n.
+fn example() -> TarPitState {
+    let mut options = Options::new();
+    options.set(
+        "fen",
+        "rnbqkb1r/ppppp1pp/5n2/5p2/4P1P1/5P2/PPPP3P/RNBQKBNR b KQkq - 0 1",
+    );
+    let mut s = TarPit.setup(&options, 2, 1).unwrap();
+    for (at, owner) in [
+        ("e7", Seat::WHITE),
+        ("f5", Seat::WHITE),
+        ("e4", Seat::BLACK),
+    ] {
+        let c = cell(&s, at);
+        s.checkers[c.index()] = Some(owner);
+    }
+    s.supply = [4, 5];
+    s.hands[0].truncate(4);
+    s.hands[1] = vec![card('r'), card('b'), card('p'), card('n')];
+    s.draw.retain(|c| !s.hands[1].contains(c));
+    s
+}
+
+#[test]
+fn the_books_example_turn_moves_throws_adds_and_draws() {
+    let mut s = example();
+    act(&mut s, Seat::BLACK, "Nxe4");
+    let e4 = cell(&s, "e4");
+    assert_eq!(
+        s.checker(e4),
+        Some(Seat::BLACK),
+        "the knight is carrying tar"
+    );
+    act(&mut s, Seat::BLACK, "throw f3");
+    assert_eq!(s.checker(e4), None);
+    assert_eq!(
+        s.checker(cell(&s, "f3")),
+        Some(Seat::BLACK),
+        "the f3 pawn is tarred"
+    );
+    // The tarred pawn on f3 cannot take the knight.
+    let events = act(&mut s, Seat::BLACK, "n e4");
+    assert!(Event::public_texts(&events)
+        .join(" ")
+        .contains("draws 1 card"));
+    assert_eq!(s.checker(e4), Some(Seat::BLACK));
+    assert_eq!(s.supply(), [4, 4]);
+    assert_eq!(
+        s.hands[1].len(),
+        4,
+        "three cards and four checkers: one drawn"
+    );
+    assert!(!s
+        .legal_moves(Seat::WHITE)
+        .iter()
+        .any(|m| m.from == cell(&s, "f3")));
+}
+
+#[test]
+fn the_books_other_card_cancels_the_tar_on_f5() {
+    let mut s = example();
+    act(&mut s, Seat::BLACK, "Nxe4");
+    act(&mut s, Seat::BLACK, "throw f3");
+    act(&mut s, Seat::BLACK, "p f5");
+    assert_eq!(s.checker(cell(&s, "f5")), None, "the two checkers cancel");
+    assert_eq!(s.supply(), [5, 5]);
+    assert_eq!(s.hands[1].len(), 5);
+}
+
+#[test]
+fn a_tarred_piece_moves_like_a_pawn_and_a_tarred_pawn_not_at_all() {
+    let mut options = Options::new();
+    options.set("fen", "4k3/8/8/3p4/8/3N4/2P5/4K3 w - - 0 1");
+    let mut s = TarPit.setup(&options, 2, 2).unwrap();
+    let (d3, d2) = (cell(&s, "d3"), cell(&s, "c2"));
+    s.checkers[d3.index()] = Some(Seat::BLACK);
+    s.checkers[d2.index()] = Some(Seat::BLACK);
+    let moves: Vec<String> = s
+        .legal_moves(Seat::WHITE)
+        .into_iter()
+        .filter(|m| m.from == d3 || m.from == d2)
+        .map(|m| s.label(m.to))
+        .collect();
+    assert_eq!(
+        moves,
+        vec!["d4".to_string()],
+        "one step forward, no double step"
+    );
+    let why = refusal(&s, Seat::WHITE, "Nf4");
+    assert!(why.contains("moves like a pawn"), "{why}");
+    let why = refusal(&s, Seat::WHITE, "c3");
+    assert!(why.contains("tarred pawn cannot move"), "{why}");
+}
+
+#[test]
+fn a_tarred_piece_reaching_the_last_rank_gives_the_tar_back() {
+    let mut options = Options::new();
+    options.set("fen", "4k3/1N6/8/8/8/8/8/4K3 w - - 0 1");
+    let mut s = TarPit.setup(&options, 2, 2).unwrap();
+    let b7 = cell(&s, "b7");
+    s.checkers[b7.index()] = Some(Seat::BLACK);
+    s.supply = [6, 5];
+    act(&mut s, Seat::WHITE, "Nb8");
+    assert_eq!(s.checker(cell(&s, "b8")), None);
+    assert_eq!(s.supply(), [6, 6], "the checker goes back to Black");
+}
+
+#[test]
+fn no_castling_with_a_checker_on_king_or_rook() {
+    let mut options = Options::new();
+    options.set("fen", "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    let mut s = TarPit.setup(&options, 2, 2).unwrap();
+    assert!(s.legal_moves(Seat::WHITE).iter().any(|m| m.is_castle()));
+    let h1 = cell(&s, "h1");
+    s.checkers[h1.index()] = Some(Seat::WHITE);
+    assert!(!s.legal_moves(Seat::WHITE).iter().any(|m| m.is_castle()));
+}
+
+#[test]
+fn the_opponents_checker_card_makes_him_return_a_checker_and_discard() {
+    let mut s = example();
+    s.hands[1][0] = Card {
+        side: Seat::WHITE,
+        face: Face::Checker,
+    };
+    act(&mut s, Seat::BLACK, "Nxe4");
+    act(&mut s, Seat::BLACK, "no throw");
+    act(&mut s, Seat::BLACK, "C");
+    assert_eq!(s.to_act(), Some(Seat::WHITE));
+    let why = refusal(&s, Seat::WHITE, "return a1");
+    assert!(why.contains("no checker of yours on a1"), "{why}");
+    act(&mut s, Seat::WHITE, "return e7");
+    assert_eq!(s.checker(cell(&s, "e7")), None);
+    // White holds four cards and has four checkers in front: nothing to discard.
+    assert_eq!(s.to_act(), Some(Seat::WHITE));
+    assert_eq!(s.mover, Seat::WHITE, "Black's turn is over");
+}
+
+#[test]
+fn a_hand_is_seen_only_by_its_holder() {
+    let s = example();
+    let rows = TarPit.view(&s, Viewer::Seat(Seat::WHITE)).cards;
+    let black = rows.iter().find(|r| r.title == "Black hand").unwrap();
+    assert!(black.cards.iter().all(|c| c.is_none()));
+    let rows = TarPit.view(&s, Viewer::Seat(Seat::BLACK)).cards;
+    let black = rows.iter().find(|r| r.title == "Black hand").unwrap();
+    assert_eq!(black.to_text(), "Black hand: r b p n");
+}
