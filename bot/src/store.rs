@@ -248,6 +248,14 @@ impl Store {
              WHERE s.user_id = ? ORDER BY g.id DESC LIMIT 50"
         };
         let rows = sqlx::query(sql).bind(user).fetch_all(&self.reader).await?;
+        self.summaries(rows).await
+    }
+
+    /// Game rows with their seats.
+    async fn summaries(
+        &self,
+        rows: Vec<sqlx::sqlite::SqliteRow>,
+    ) -> Result<Vec<GameSummary>, DbError> {
         let mut out = Vec::new();
         let mut conn = self.reader.acquire().await?;
         for r in rows {
@@ -275,14 +283,7 @@ impl Store {
         .bind(limit)
         .fetch_all(&self.reader)
         .await?;
-        let mut out = Vec::new();
-        let mut conn = self.reader.acquire().await?;
-        for r in rows {
-            let game = game_row(&r)?;
-            let seats = Store::seats(&mut conn, game.id).await?;
-            out.push(GameSummary { game, seats });
-        }
-        Ok(out)
+        self.summaries(rows).await
     }
 
     /// Active games whose reminder or deadline has come.

@@ -140,6 +140,17 @@ pub fn shuffled(mut cards: Vec<Card>, seed: u64) -> Vec<Card> {
     cards
 }
 
+/// The next seed from a game's stream of seeds (`stream`, kept in its state so a stored game
+/// shuffles and draws exactly as it would have): for reshuffles and random placements after
+/// the first deal.
+pub fn next_seed(stream: &mut u64) -> u64 {
+    *stream = stream.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *stream;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 /// Who may see the faces of a pile's cards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Visibility {

@@ -221,11 +221,7 @@ impl CoopState {
     }
 
     fn next_seed(&mut self) -> u64 {
-        self.rng = self.rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.rng;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        crate::cards::next_seed(&mut self.rng)
     }
 
     /// Draws the top card for `seat`'s hand; a king goes to the line and another is drawn.

@@ -172,10 +172,7 @@ impl TarPitState {
     }
 
     fn next_seed(&mut self) -> u64 {
-        self.rng = self.rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.rng;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z ^ (z >> 31)
+        crate::cards::next_seed(&mut self.rng)
     }
 
     /// Draws until `seat` holds a card per checker in front of him (reshuffling the discard
