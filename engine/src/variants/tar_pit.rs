@@ -944,29 +944,41 @@ impl Game for TarPit {
                     key: "checkers",
                     help: "checkers each player starts with in front of him (the book: 6)",
                     default: Some("6"),
-                    values: OptionValues::Choice(&["2", "3", "4", "5", "6", "7", "8", "9", "10"]),
+                    values: OptionValues::Number {
+                        min: 1,
+                        max: 10,
+                        words: &[],
+                    },
                 },
                 OptionSpec {
                     key: "white_checkers",
                     help: "a handicap: White's own starting checkers (instead of checkers=)",
                     default: None,
-                    values: OptionValues::Choice(&[
-                        "1", "2", "3", "4", "5", "6", "7", "8", "9", "10",
-                    ]),
+                    values: OptionValues::Number {
+                        min: 1,
+                        max: 10,
+                        words: &[],
+                    },
                 },
                 OptionSpec {
                     key: "black_checkers",
                     help: "a handicap: Black's own starting checkers (instead of checkers=)",
                     default: None,
-                    values: OptionValues::Choice(&[
-                        "1", "2", "3", "4", "5", "6", "7", "8", "9", "10",
-                    ]),
+                    values: OptionValues::Number {
+                        min: 1,
+                        max: 10,
+                        words: &[],
+                    },
                 },
                 OptionSpec {
                     key: "checker_cards",
                     help: "checker cards of each colour in the deck (the book: 2)",
                     default: Some("2"),
-                    values: OptionValues::Choice(&["0", "1", "2", "3", "4"]),
+                    values: OptionValues::Number {
+                        min: 0,
+                        max: 4,
+                        words: &[],
+                    },
                 },
             ],
             hidden_information: true,
