@@ -317,6 +317,10 @@ impl CoopState {
         }
         for _ in 0..2 {
             let seat = self.colour().index();
+            // Cards recycled into an empty draw pile are drawn by an empty hand.
+            while self.hands[seat].len() < HAND && !self.draw.is_empty() && self.result.is_none() {
+                self.draw_card(seat, events);
+            }
             if !self.hands[seat].is_empty() {
                 return;
             }
@@ -660,8 +664,10 @@ impl CoopState {
             self.captures += 1;
         }
         // The move is made with the colour to move still on turn, for the next capture.
+        let long_steps = self.own_long_steps(colour);
         self.position.play_unchecked(m);
         self.position.set_turn(colour);
+        self.reopen(long_steps);
         self.last_move = vec![m.from, m.to];
         self.moves
             .push(format!("{}: {written}", colour.colour_name()));
@@ -722,12 +728,38 @@ impl CoopState {
                 }
             }
         }
+        // The turn's own long pawn step stays open to the other colour's next turn.
+        let long_steps = self.own_long_steps(colour);
         self.position.set_turn(colour);
         self.position.pass();
+        self.reopen(long_steps);
         if colour == Seat::BLACK {
             self.turn += 1;
         }
         self.start_turn(said);
+    }
+
+    /// The long pawn steps `colour` made this turn (a turn of several moves must not close
+    /// them before the other colour has had its chance to take en passant).
+    fn own_long_steps(&self, colour: Seat) -> Vec<crate::chess::EnPassant> {
+        self.position
+            .en_passant()
+            .iter()
+            .filter(|e| e.army == colour.0)
+            .copied()
+            .collect()
+    }
+
+    fn reopen(&mut self, steps: Vec<crate::chess::EnPassant>) {
+        for step in steps {
+            let still_there = self
+                .position
+                .piece_at(step.pawn)
+                .is_some_and(|p| p.role == Role::Pawn && p.seat.0 == step.army);
+            if still_there && !self.position.en_passant().contains(&step) {
+                self.position.open_en_passant(step);
+            }
+        }
     }
 
     fn prompts(&self) -> Vec<Prompt> {

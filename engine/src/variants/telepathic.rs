@@ -554,12 +554,24 @@ impl TelepathicState {
             } else {
                 Outcome::draw(EndReason::Stalemate)
             });
-        } else if self.position.is_insufficient_material() {
+        } else if self.too_little_to_capture_a_king() {
             self.result = Some(Outcome::draw(EndReason::InsufficientMaterial));
         } else if let Some(draw) = counting_draws(&self.position, &self.repetitions) {
             self.result = Some(draw);
         }
         events
+    }
+
+    /// Whether no king can ever be taken: bare kings, or one knight or bishop besides. (Chess's
+    /// wider rule, bishops all on one colour, does not hold here: a removal can open a king.)
+    fn too_little_to_capture_a_king(&self) -> bool {
+        let others: Vec<Role> = self
+            .position
+            .pieces()
+            .map(|(_, p)| p.role)
+            .filter(|&r| r != Role::King)
+            .collect();
+        matches!(others.as_slice(), [] | [Role::Knight] | [Role::Bishop])
     }
 
     fn prompts(&self) -> Vec<Prompt> {

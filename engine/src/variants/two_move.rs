@@ -16,7 +16,8 @@
 //!   stay face up.
 //!
 //! Interpretations (also in the rules text): a card with no move at all for either type is
-//! played without a move; the book names no draw, so the game is drawn after fifty turns
+//! played without a move; pawns that have moved this turn (and may not move again) do not count
+//! as movable, so the least valuable movable type can then be the next one up; the book names no draw, so the game is drawn after fifty turns
 //! without a capture or pawn move, or when only the two kings are left (neither can be made
 //! to walk into the other).
 
@@ -712,8 +713,9 @@ impl Game for TwoMove {
                     pawn moves twice in a turn. No check: capture the king to win. Castling is \
                     with the king card and ignores attacked squares; no en passant; pawns \
                     promote. After the moves, whoever has four cards face up takes them back. \
-                    Interpretations: a card with no move at all is played without one; the game \
-                    is drawn after fifty turns without a capture or pawn move, or with only the \
+                    Interpretations: a card with no move at all is played without one; pawns that \
+                    moved this turn do not count as movable for the least valuable type; the \
+                    game is drawn after fifty turns without a capture or pawn move, or with only the \
                     kings left.",
             source: "Chess Kit, 'Two Move Chess'",
         })

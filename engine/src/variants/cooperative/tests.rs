@@ -239,3 +239,19 @@ fn hands_are_backs_to_everyone_but_their_holder() {
     );
     assert_eq!(row(Viewer::Spectator, "Black hand"), "Black hand: # #");
 }
+
+#[test]
+fn a_long_pawn_step_may_be_taken_en_passant_on_the_next_turn() {
+    let fen = "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1";
+    let mut s = game(fen, "p P", ["N B", "n b"]);
+    act(&mut s, Seat::WHITE, "N");
+    act(&mut s, Seat::WHITE, "e4");
+    act(&mut s, Seat::WHITE, "done");
+    act(&mut s, Seat::BLACK, "n");
+    act(&mut s, Seat::BLACK, "dxe3");
+    assert!(s
+        .position()
+        .piece_at(s.position().board().cell("e4").unwrap())
+        .is_none());
+    assert_eq!(s.score(), 1);
+}
