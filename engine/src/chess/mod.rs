@@ -132,6 +132,12 @@ impl Seat {
         self.0 as usize
     }
 
+    /// The other side of a two-sided game (White for Black, Black for White).
+    #[inline]
+    pub const fn opponent(self) -> Seat {
+        Seat(1 - self.0)
+    }
+
     /// "White", "Black", or "Seat 3".
     pub fn colour_name(self) -> String {
         match self.0 {

@@ -287,6 +287,25 @@ pub(crate) fn action_perft<S, A: Copy>(
         .sum()
 }
 
+/// The texts of `actions` for [`Game::legal_texts`], where a chess move is written in SAN
+/// among all of `moves` (the mover's moves in `pos`, worked out once rather than once per
+/// action) and anything else by `other`.
+pub(crate) fn texts_among_moves<A>(
+    pos: &Position,
+    moves: &[Move],
+    actions: &[A],
+    as_move: impl Fn(&A) -> Option<Move>,
+    other: impl Fn(&A) -> String,
+) -> Vec<String> {
+    actions
+        .iter()
+        .map(|a| match as_move(a) {
+            Some(m) => pos.san_plain_among(m, moves),
+            None => other(a),
+        })
+        .collect()
+}
+
 /// The draws every chess variant counts: fifty moves without capture or pawn move (in single
 /// moves, as the position counts them) and a position repeated three times (`repetitions`: the
 /// keys since the last irreversible move, the current one included).

@@ -41,7 +41,9 @@ use crate::game::{
 };
 use crate::view::{CardRow, View, Viewer};
 
-use super::chess::{board_view, fen_option, start_from_options, stored_position};
+use super::chess::{
+    board_view, fen_option, start_from_options, stored_position, texts_among_moves,
+};
 
 /// The start: the usual array, or the `fen` option's position, where (kings being free to
 /// stand in check) the side not to move may be in check.
@@ -263,15 +265,19 @@ impl CoopState {
                 out.side.colour_name().to_ascii_lowercase()
             ));
         }
-        let kings_out = self
-            .removed
-            .iter()
-            .filter(|c| c.role() == Some(Role::King))
-            .count();
-        if kings_out == 2 && self.result.is_none() {
+        if self.both_kings_out() && self.result.is_none() {
             events.push("Both king cards have left the game: no king can be captured.".into());
             self.finish(None);
         }
+    }
+
+    /// Whether both king cards have left the game unseen, so no king can be captured.
+    fn both_kings_out(&self) -> bool {
+        self.removed
+            .iter()
+            .filter(|c| c.role() == Some(Role::King))
+            .count()
+            == 2
     }
 
     fn first_run(&self) -> Option<(usize, usize)> {
@@ -374,13 +380,7 @@ impl CoopState {
                 score: score as i64,
             })
             .collect();
-        let lost_both_kings = self
-            .removed
-            .iter()
-            .filter(|c| c.role() == Some(Role::King))
-            .count()
-            == 2;
-        self.result = Some(if score < WINNING_SCORE || lost_both_kings {
+        self.result = Some(if score < WINNING_SCORE || self.both_kings_out() {
             Outcome {
                 standings,
                 ..Outcome::everyone_loses(reason)
@@ -896,6 +896,18 @@ impl Game for Cooperative {
 
     fn legal(&self, state: &CoopState, seat: Seat) -> Vec<CoopAction> {
         state.actions(seat)
+    }
+
+    fn legal_texts(&self, state: &CoopState, seat: Seat) -> Vec<String> {
+        let actions = state.actions(seat);
+        let as_move = |a: &CoopAction| match a {
+            CoopAction::Move(m) => Some(*m),
+            _ => None,
+        };
+        let moves: Vec<Move> = actions.iter().filter_map(as_move).collect();
+        texts_among_moves(&state.position, &moves, &actions, as_move, |a| {
+            state.action_text(a)
+        })
     }
 
     fn action_text(&self, state: &CoopState, action: &CoopAction) -> String {

@@ -86,10 +86,6 @@ pub struct MasqueradeState {
     king_taken_by: Option<Seat>,
 }
 
-fn other(seat: Seat) -> Seat {
-    Seat(1 - seat.0)
-}
-
 /// "KR QK RN BB NQ": each masked piece followed by the piece whose capture it uses.
 pub fn assignment_text(a: &Assignment) -> String {
     MASKED
@@ -317,7 +313,7 @@ impl MasqueradeState {
             possible.len(),
             if possible.len() == 1 { "" } else { "s" }
         )];
-        notes.push(match &self.captures[other(seat).index()] {
+        notes.push(match &self.captures[seat.opponent().index()] {
             Some(a) => format!("You gave your opponent's pieces: {}.", assignment_text(a)),
             None => {
                 "You have not yet given your opponent's pieces their captures (/secret).".into()
@@ -391,7 +387,7 @@ impl Game for Masquerade {
         if state.setting_up() {
             return (0..2u8)
                 .map(Seat)
-                .filter(|s| state.captures[other(*s).index()].is_none())
+                .filter(|s| state.captures[s.opponent().index()].is_none())
                 .map(|s| Prompt {
                     seat: s,
                     kind: PromptKind::Secret,
@@ -465,7 +461,7 @@ impl Game for Masquerade {
     ) -> Result<Vec<Event>, GameError> {
         match action {
             Action::Assign(a) => {
-                let slot = &mut state.captures[other(seat).index()];
+                let slot = &mut state.captures[seat.opponent().index()];
                 if slot.is_some() {
                     return Err(GameError::BadSetup(
                         "you have already given your opponent's pieces their captures".into(),
@@ -592,11 +588,11 @@ impl Game for Masquerade {
         (0..2u8)
             .map(Seat)
             .filter_map(|s| {
-                state.captures[other(s).index()].map(|a| {
+                state.captures[s.opponent().index()].map(|a| {
                     format!(
                         "{} gave {}'s pieces these captures: {}.",
                         s.colour_name(),
-                        other(s).colour_name(),
+                        s.opponent().colour_name(),
                         assignment_text(&a)
                     )
                 })

@@ -74,10 +74,6 @@ pub struct SyncState {
     result: Option<Outcome>,
 }
 
-fn other(seat: Seat) -> Seat {
-    Seat(1 - seat.0)
-}
-
 impl SyncState {
     fn new(mut position: Position) -> SyncState {
         position.set_turn(Seat::WHITE);
@@ -214,7 +210,10 @@ impl SyncState {
             .collect();
         match mated.len() {
             2 => Some(Outcome::draw(EndReason::BothKingsFell)),
-            1 => Some(Outcome::win(vec![other(mated[0])], EndReason::Checkmate)),
+            1 => Some(Outcome::win(
+                vec![mated[0].opponent()],
+                EndReason::Checkmate,
+            )),
             _ if !stuck.is_empty() => Some(Outcome::draw(EndReason::Stalemate)),
             _ => None,
         }
@@ -287,7 +286,10 @@ impl SyncState {
         match kings.len() {
             0 => false,
             1 => {
-                self.result = Some(Outcome::win(vec![other(kings[0])], EndReason::KingCaptured));
+                self.result = Some(Outcome::win(
+                    vec![kings[0].opponent()],
+                    EndReason::KingCaptured,
+                ));
                 true
             }
             _ => {
@@ -347,7 +349,7 @@ impl SyncState {
         // the moves and, with the same piece, still attacks.
         let mut contests = Vec::new();
         for (seat, m) in [(Seat::WHITE, white), (Seat::BLACK, black)] {
-            let enemy = other(seat);
+            let enemy = seat.opponent();
             let moved_enemy: Vec<(Cell, Cell)> = before
                 .displacements(if seat == Seat::WHITE { black } else { white })
                 .iter()
@@ -471,7 +473,7 @@ impl SyncState {
                 used.push(m.to);
                 next.push(Contest {
                     square: m.to,
-                    striker: other(*seat),
+                    striker: seat.opponent(),
                     allowed: None,
                 });
             }

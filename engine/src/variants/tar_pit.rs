@@ -37,12 +37,15 @@ use crate::game::{
 };
 use crate::view::{CardRow, Marker, View, Viewer};
 
-use super::chess::{board_view, counting_draws, fen_option, start_from_options, stored_position};
+use super::chess::{
+    board_view, counting_draws, fen_option, start_from_options, stored_position, texts_among_moves,
+};
 
 /// Tar Pit Chess.
 pub struct TarPit;
 
-/// Checkers of each colour in the set.
+/// Checkers of each colour in the set: those in front of a player, on the board, and the
+/// extra pile.
 pub const CHECKERS_PER_COLOUR: u8 = 12;
 
 /// One thing a player does in Tar Pit Chess.
@@ -83,8 +86,6 @@ pub struct TarPitState {
     checkers: Vec<Option<Seat>>,
     /// Checkers in front of each player.
     supply: [u8; 2],
-    /// Checkers of each colour in the game (in front, on the board, or in the extra pile).
-    total: [u8; 2],
     hands: [Vec<Card>; 2],
     draw: Vec<Card>,
     discard: Vec<Card>,
@@ -96,10 +97,6 @@ pub struct TarPitState {
     moves: Vec<String>,
     last_move: Vec<Cell>,
     result: Option<Outcome>,
-}
-
-fn other(seat: Seat) -> Seat {
-    Seat(1 - seat.0)
 }
 
 fn describe(card: Card) -> String {
@@ -141,7 +138,6 @@ impl TarPitState {
             position,
             checkers: vec![None; len],
             supply: checkers,
-            total: [CHECKERS_PER_COLOUR; 2],
             hands: [Vec::new(), Vec::new()],
             draw: shuffled(deck, seed),
             discard: Vec::new(),
@@ -200,7 +196,7 @@ impl TarPitState {
     }
 
     fn extra(&self, seat: Seat) -> u8 {
-        self.total[seat.index()]
+        CHECKERS_PER_COLOUR
             .saturating_sub(self.supply[seat.index()])
             .saturating_sub(self.on_board(seat))
     }
@@ -293,7 +289,9 @@ impl TarPitState {
         let Some(king) = self.position.king(seat) else {
             return true;
         };
-        self.pseudo_moves(other(seat)).iter().any(|m| m.to == king)
+        self.pseudo_moves(seat.opponent())
+            .iter()
+            .any(|m| m.to == king)
     }
 
     /// `seat`'s legal moves: those that leave his king safe.
@@ -405,7 +403,7 @@ impl TarPitState {
             return None;
         }
         Some(match self.phase {
-            Phase::Return | Phase::Discard => other(self.mover),
+            Phase::Return | Phase::Discard => self.mover.opponent(),
             _ => self.mover,
         })
     }
@@ -776,7 +774,7 @@ impl TarPitState {
                         ));
                     }
                     _ => {
-                        let opp = other(seat);
+                        let opp = seat.opponent();
                         said.push(format!(
                             "{} plays the {} card: {} must return a checker.",
                             seat.colour_name(),
@@ -833,7 +831,7 @@ impl TarPitState {
     /// After a checker was returned: the opponent discards down to his checkers, then the turn
     /// ends.
     fn discard_or_end(&mut self, said: &mut Vec<String>) {
-        let opp = other(self.mover);
+        let opp = self.mover.opponent();
         if self.hands[opp.index()].len() > self.supply[opp.index()] as usize {
             self.phase = Phase::Discard;
             return;
@@ -851,7 +849,7 @@ impl TarPitState {
                 if drawn == 1 { "" } else { "s" }
             ));
         }
-        let next = other(seat);
+        let next = seat.opponent();
         self.mover = next;
         self.position.set_turn(seat);
         self.position.pass();
@@ -926,6 +924,27 @@ impl TarPitState {
     }
 }
 
+/// A numeric option of the set-up (the book's variants: more or fewer checkers and checker
+/// cards, handicaps).
+fn checkers_option(
+    key: &'static str,
+    help: &'static str,
+    default: Option<&'static str>,
+    min: i64,
+    max: i64,
+) -> OptionSpec {
+    OptionSpec {
+        key,
+        help,
+        default,
+        values: OptionValues::Number {
+            min,
+            max,
+            words: &[],
+        },
+    }
+}
+
 impl Game for TarPit {
     type State = TarPitState;
     type Action = TarAction;
@@ -940,46 +959,34 @@ impl Game for TarPit {
             seat_counts: &[2],
             options: vec![
                 fen_option(),
-                OptionSpec {
-                    key: "checkers",
-                    help: "checkers each player starts with in front of him (the book: 6)",
-                    default: Some("6"),
-                    values: OptionValues::Number {
-                        min: 1,
-                        max: 10,
-                        words: &[],
-                    },
-                },
-                OptionSpec {
-                    key: "white_checkers",
-                    help: "a handicap: White's own starting checkers (instead of checkers=)",
-                    default: None,
-                    values: OptionValues::Number {
-                        min: 1,
-                        max: 10,
-                        words: &[],
-                    },
-                },
-                OptionSpec {
-                    key: "black_checkers",
-                    help: "a handicap: Black's own starting checkers (instead of checkers=)",
-                    default: None,
-                    values: OptionValues::Number {
-                        min: 1,
-                        max: 10,
-                        words: &[],
-                    },
-                },
-                OptionSpec {
-                    key: "checker_cards",
-                    help: "checker cards of each colour in the deck (the book: 2)",
-                    default: Some("2"),
-                    values: OptionValues::Number {
-                        min: 0,
-                        max: 4,
-                        words: &[],
-                    },
-                },
+                checkers_option(
+                    "checkers",
+                    "checkers each player starts with in front of him (the book: 6)",
+                    Some("6"),
+                    1,
+                    10,
+                ),
+                checkers_option(
+                    "white_checkers",
+                    "a handicap: White's own starting checkers (instead of checkers=)",
+                    None,
+                    1,
+                    10,
+                ),
+                checkers_option(
+                    "black_checkers",
+                    "a handicap: Black's own starting checkers (instead of checkers=)",
+                    None,
+                    1,
+                    10,
+                ),
+                checkers_option(
+                    "checker_cards",
+                    "checker cards of each colour in the deck (the book: 2)",
+                    Some("2"),
+                    0,
+                    4,
+                ),
             ],
             hidden_information: true,
             simultaneous: false,
@@ -1032,21 +1039,15 @@ impl Game for TarPit {
     }
 
     fn legal_texts(&self, state: &TarPitState, seat: Seat) -> Vec<String> {
-        if state.phase != Phase::Move || state.to_act() != Some(seat) {
-            return self
-                .legal(state, seat)
-                .iter()
-                .map(|a| state.action_text(a))
-                .collect();
-        }
-        // The moves once, each written among them all.
-        let moves = state.legal_moves(seat);
+        let actions = state.actions(seat);
+        let as_move = |a: &TarAction| match a {
+            TarAction::Move(m) => Some(*m),
+            _ => None,
+        };
+        let moves: Vec<Move> = actions.iter().filter_map(as_move).collect();
         let mut pos = state.position.clone();
         pos.set_turn(seat);
-        moves
-            .iter()
-            .map(|&m| pos.san_plain_among(m, &moves))
-            .collect()
+        texts_among_moves(&pos, &moves, &actions, as_move, |a| state.action_text(a))
     }
 
     fn parse(&self, state: &TarPitState, seat: Seat, text: &str) -> Result<TarAction, GameError> {

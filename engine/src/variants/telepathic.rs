@@ -36,7 +36,9 @@ use crate::game::{
 };
 use crate::view::{CardRow, SeatLine, View, Viewer};
 
-use super::chess::{board_view, counting_draws, fen_option, start_from_options, stored_position};
+use super::chess::{
+    board_view, counting_draws, fen_option, start_from_options, stored_position, texts_among_moves,
+};
 
 /// Telepathic Chess.
 pub struct Telepathic;
@@ -112,10 +114,6 @@ pub struct TelepathicState {
     moves: Vec<String>,
     last_move: Vec<Cell>,
     result: Option<Outcome>,
-}
-
-fn other(team: Seat) -> Seat {
-    Seat(1 - team.0)
 }
 
 /// The team a player is on.
@@ -214,7 +212,7 @@ impl TelepathicState {
     /// left open.
     fn chess_moves(&self) -> Vec<Move> {
         let mut moves: Vec<Move> = self.position.legal_moves().into_iter().collect();
-        if let Some(king) = self.position.king(other(self.team())) {
+        if let Some(king) = self.position.king(self.team().opponent()) {
             let captures: Vec<Move> = self
                 .position
                 .pseudo_legal_moves()
@@ -441,17 +439,17 @@ impl TelepathicState {
             .piece_at(m.from)
             .map_or(Role::Pawn, |p| p.role);
         let captured = self.position.is_capture(m);
-        let took_king = self.position.king(other(team)) == Some(m.to);
+        let took_king = self.position.king(team.opponent()) == Some(m.to);
         self.position.play_unchecked(m);
         if captured {
-            self.lost[other(team).index()] += 1;
+            self.lost[team.opponent().index()] += 1;
         }
         if captured || moved == Role::Pawn {
             self.repetitions.clear();
         }
         self.repetitions.push(self.position.repetition_key());
         self.last_move = vec![m.from, m.to];
-        if self.position.seat_in_check(other(team)) {
+        if self.position.seat_in_check(team.opponent()) {
             // The book asks players to say "check" although kings are captured.
             written.push('+');
         }
@@ -506,7 +504,7 @@ impl TelepathicState {
             Some(loser) if !self.removable(loser).is_empty() => {
                 text.push_str(&format!(
                     " past {}'s side: {} must remove a piece.",
-                    other(loser).colour_name(),
+                    loser.opponent().colour_name(),
                     loser.colour_name()
                 ));
                 self.trophy = Trophy(0);
@@ -518,7 +516,7 @@ impl TelepathicState {
                 text.push_str(&format!(
                     " past {}'s side, but {} has only its king: the trophy goes back to the \
                      middle.",
-                    other(loser).colour_name(),
+                    loser.opponent().colour_name(),
                     loser.colour_name()
                 ));
                 self.trophy = Trophy(0);
@@ -529,7 +527,7 @@ impl TelepathicState {
             }
         }
         events.push(Event::Public(text));
-        events.extend(self.start_turn(other(team)));
+        events.extend(self.start_turn(team.opponent()));
         events
     }
 
@@ -550,7 +548,7 @@ impl TelepathicState {
         let winners = |t: Seat| vec![t, partner(t)];
         if self.chess_moves().is_empty() {
             self.result = Some(if self.position.is_check() {
-                Outcome::win(winners(other(team)), EndReason::Checkmate)
+                Outcome::win(winners(team.opponent()), EndReason::Checkmate)
             } else {
                 Outcome::draw(EndReason::Stalemate)
             });
@@ -717,6 +715,18 @@ impl Game for Telepathic {
         state.actions(seat)
     }
 
+    fn legal_texts(&self, state: &TelepathicState, seat: Seat) -> Vec<String> {
+        let actions = state.actions(seat);
+        let as_move = |a: &TelepathicAction| match a {
+            TelepathicAction::Move(m) => Some(*m),
+            _ => None,
+        };
+        let moves: Vec<Move> = actions.iter().filter_map(as_move).collect();
+        texts_among_moves(&state.position, &moves, &actions, as_move, |a| {
+            state.action_text(a)
+        })
+    }
+
     fn action_text(&self, state: &TelepathicState, action: &TelepathicAction) -> String {
         state.action_text(action)
     }
@@ -786,7 +796,7 @@ impl Game for Telepathic {
         _seats: usize,
         reason: EndReason,
     ) -> Outcome {
-        let winners = other(team_of(seat));
+        let winners = team_of(seat).opponent();
         Outcome::win(vec![winners, partner(winners)], reason)
     }
 

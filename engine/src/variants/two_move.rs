@@ -31,7 +31,9 @@ use crate::game::{
 };
 use crate::view::{CardRow, Panel, View, Viewer};
 
-use super::chess::{board_view, fen_option, start_from_options, stored_position};
+use super::chess::{
+    board_view, fen_option, start_from_options, stored_position, texts_among_moves,
+};
 
 /// Two Move Chess.
 pub struct TwoMove;
@@ -101,10 +103,6 @@ pub struct TwoMoveState {
     moves: Vec<String>,
     last_move: Vec<Cell>,
     result: Option<Outcome>,
-}
-
-fn other(seat: Seat) -> Seat {
-    Seat(1 - seat.0)
 }
 
 /// A card's letter as its owner's colour writes it (upper case White, lower case Black).
@@ -329,7 +327,7 @@ impl TwoMoveState {
             return Err(GameError::NotYourTurn(match self.phase {
                 Phase::Choose => format!(
                     "you have chosen your cards; waiting for {}",
-                    other(seat).colour_name()
+                    seat.opponent().colour_name()
                 ),
                 _ => self.waiting_text(),
             }));
@@ -558,13 +556,13 @@ impl TwoMoveState {
         );
         self.moves.push(line.clone());
         let mut events = vec![Event::Public(line)];
-        if self.position.king(other(seat)).is_none() {
+        if self.position.king(seat.opponent()).is_none() {
             self.result = Some(Outcome::win(vec![seat], EndReason::KingCaptured));
             return events;
         }
         if self.position.king(seat).is_none() {
             // Cannot happen by a move of one's own, but a damaged game should still end.
-            self.result = Some(Outcome::win(vec![other(seat)], EndReason::KingCaptured));
+            self.result = Some(Outcome::win(vec![seat.opponent()], EndReason::KingCaptured));
             return events;
         }
         self.queue[0].moves_left -= 1;
@@ -739,6 +737,18 @@ impl Game for TwoMove {
         state.actions(seat)
     }
 
+    fn legal_texts(&self, state: &TwoMoveState, seat: Seat) -> Vec<String> {
+        let actions = state.actions(seat);
+        let as_move = |a: &TwoMoveAction| match a {
+            TwoMoveAction::Move(m) => Some(*m),
+            _ => None,
+        };
+        let moves: Vec<Move> = actions.iter().filter_map(as_move).collect();
+        texts_among_moves(&state.as_mover(seat), &moves, &actions, as_move, |a| {
+            state.action_text(a)
+        })
+    }
+
     fn action_text(&self, state: &TwoMoveState, action: &TwoMoveAction) -> String {
         state.action_text(action)
     }
@@ -777,7 +787,7 @@ impl Game for TwoMove {
                     notes: vec![format!(
                         "You chose {}; both choices are revealed when {} has chosen.",
                         TwoMoveState::choice_text(s, chosen),
-                        other(s).colour_name()
+                        s.opponent().colour_name()
                     )],
                 });
             }
@@ -808,7 +818,7 @@ impl Game for TwoMove {
         (state.phase == Phase::Choose && state.sealed[seat.index()].is_some()).then(|| {
             format!(
                 "you have chosen your cards; waiting for {}",
-                other(seat).colour_name()
+                seat.opponent().colour_name()
             )
         })
     }

@@ -101,10 +101,6 @@ pub struct ZombieState {
     secret_log: Vec<String>,
 }
 
-fn other(seat: Seat) -> Seat {
-    Seat(1 - seat.0)
-}
-
 /// The squares a check on `seat`'s king runs over: the king's, each checking piece's and those
 /// between them (none if the king is not in check).
 fn check_lines(board: &Position, seat: Seat) -> Vec<Cell> {
@@ -112,7 +108,7 @@ fn check_lines(board: &Position, seat: Seat) -> Vec<Cell> {
         return Vec::new();
     };
     let mut lines = vec![king];
-    for (cell, piece) in board.attackers(king, other(seat)) {
+    for (cell, piece) in board.attackers(king, seat.opponent()) {
         lines.push(cell);
         if matches!(piece.role, Role::Bishop | Role::Rook | Role::Queen) {
             let reach = board.reach(cell, piece.role, piece.seat);
@@ -206,7 +202,7 @@ impl ZombieState {
     /// only make the real end of the turn safer, so a turn judged safe without it is safe.
     fn sketch(&self) -> ZombieState {
         let mut burials = self.burials.clone();
-        burials[other(self.position.turn()).index()].clear();
+        burials[self.position.turn().opponent().index()].clear();
         ZombieState {
             position: self.position.clone(),
             phase: self.phase.clone(),
@@ -404,7 +400,7 @@ impl ZombieState {
         self.captures.extend(captured);
         // Whether it is mate is known only when the turn ends (zombies may still move):
         // `apply` makes the check sign `#` then.
-        let check = if self.position.seat_in_check(other(us)) {
+        let check = if self.position.seat_in_check(us.opponent()) {
             "+"
         } else {
             ""
@@ -424,13 +420,13 @@ impl ZombieState {
             Some(role) => Some((
                 mover,
                 Piece {
-                    seat: other(mover),
+                    seat: mover.opponent(),
                     role,
                 },
             )),
             None => self
-                .buried_by(other(mover), v)
-                .map(|role| (other(mover), Piece { seat: mover, role })),
+                .buried_by(mover.opponent(), v)
+                .map(|role| (mover.opponent(), Piece { seat: mover, role })),
         };
         let Some((burier, piece)) = rising else {
             let said = if self.burials[mover.index()].is_empty() {
@@ -564,7 +560,7 @@ impl ZombieState {
         };
         let full = self.position.fullmoves() + u32::from(us == Seat::BLACK);
         self.position.set_counters(half, full);
-        self.position.set_turn(other(us));
+        self.position.set_turn(us.opponent());
         self.moved.clear();
         self.left.clear();
         self.ordinary_done = false;
@@ -609,13 +605,16 @@ impl ZombieState {
     fn outcome(&self) -> Option<Outcome> {
         // A turn of several moves can check a king and then take it: the game is over.
         if let Some(fallen) = self.fallen_king() {
-            return Some(Outcome::win(vec![other(fallen)], EndReason::KingCaptured));
+            return Some(Outcome::win(
+                vec![fallen.opponent()],
+                EndReason::KingCaptured,
+            ));
         }
         let fresh = self.phase == Phase::Move && self.moved.is_empty() && !self.ordinary_done;
         if fresh && self.move_options().is_empty() {
             let us = self.position.turn();
             return Some(if self.position.is_check() {
-                Outcome::win(vec![other(us)], EndReason::Checkmate)
+                Outcome::win(vec![us.opponent()], EndReason::Checkmate)
             } else {
                 Outcome::draw(EndReason::Stalemate)
             });
@@ -671,7 +670,7 @@ impl ZombieState {
             rows,
             notes: vec![format!(
                 "{count} of {}'s pieces buried by you; each rises when the piece above it leaves.",
-                other(seat).colour_name()
+                seat.opponent().colour_name()
             )],
         }
     }
@@ -724,7 +723,7 @@ impl Game for Zombie {
                 PromptKind::Secret,
                 format!(
                     "bury the captured {} under one of your pieces: name its square",
-                    describe(other(seat), *captured)
+                    describe(seat.opponent(), *captured)
                 ),
             ),
             Phase::Promote { cell } => (
@@ -906,7 +905,7 @@ impl Game for Zombie {
                 let secret = format!(
                     "{} buried the {} under {} (move {}).",
                     seat.colour_name(),
-                    describe(other(seat), captured),
+                    describe(seat.opponent(), captured),
                     state.label(cell),
                     state.position.fullmoves()
                 );
@@ -914,7 +913,7 @@ impl Game for Zombie {
                     seat,
                     text: format!(
                         "You buried the {} under {}.",
-                        describe(other(seat), captured),
+                        describe(seat.opponent(), captured),
                         state.label(cell)
                     ),
                 });
@@ -922,7 +921,7 @@ impl Game for Zombie {
                 said.push(format!(
                     "{} has buried the {}.",
                     seat.colour_name(),
-                    describe(other(seat), captured)
+                    describe(seat.opponent(), captured)
                 ));
                 state.phase = Phase::Move;
                 state.bury_next(&mut said);

@@ -293,7 +293,7 @@ impl GolfState {
                 {
                     let squares: String =
                         word.chars().filter(|c| !matches!(c, '-' | 'x')).collect();
-                    let parsed = (squares.len() == 4)
+                    let parsed = (squares.len() == 4 && squares.is_ascii())
                         .then(|| Some((parse_square(&squares[..2])?, parse_square(&squares[2..])?)))
                         .flatten();
                     path.push(parsed.ok_or_else(|| {
@@ -1011,6 +1011,17 @@ mod tests {
         assert_eq!(outcome.winners, vec![Seat(1)], "28 against 43");
         assert_eq!(outcome.standings[0].score, 28);
         assert_eq!(outcome.reason, EndReason::FinalScore);
+    }
+
+    #[test]
+    fn a_move_that_is_not_a_move_is_refused_without_panicking() {
+        let mut s = introduction();
+        act(&mut s, Seat(1), "deal");
+        act(&mut s, Seat(0), "3");
+        act(&mut s, Seat(1), "4");
+        for text in ["aé1", "e5g", "", "e9e1", "zz"] {
+            assert!(Golf.parse(&s, Seat(0), text).is_err(), "{text}");
+        }
     }
 
     #[test]
