@@ -287,20 +287,24 @@ pub(crate) fn action_perft<S, A: Copy>(
         .sum()
 }
 
+/// An action of a game that is sometimes a chess move (and sometimes a card, a throw...).
+pub(crate) trait MaybeMove {
+    fn chess_move(&self) -> Option<Move>;
+}
+
 /// The texts of `actions` for [`Game::legal_texts`], where a chess move is written in SAN
-/// among all of `moves` (the mover's moves in `pos`, worked out once rather than once per
-/// action) and anything else by `other`.
-pub(crate) fn texts_among_moves<A>(
+/// among all the moves in the list (the mover's moves in `pos`, gathered once rather than once
+/// per action) and anything else by `other`.
+pub(crate) fn texts_among_moves<A: MaybeMove>(
     pos: &Position,
-    moves: &[Move],
     actions: &[A],
-    as_move: impl Fn(&A) -> Option<Move>,
     other: impl Fn(&A) -> String,
 ) -> Vec<String> {
+    let moves: Vec<Move> = actions.iter().filter_map(MaybeMove::chess_move).collect();
     actions
         .iter()
-        .map(|a| match as_move(a) {
-            Some(m) => pos.san_plain_among(m, moves),
+        .map(|a| match a.chess_move() {
+            Some(m) => pos.san_plain_among(m, &moves),
             None => other(a),
         })
         .collect()

@@ -42,7 +42,7 @@ use crate::game::{
 use crate::view::{CardRow, View, Viewer};
 
 use super::chess::{
-    board_view, fen_option, start_from_options, stored_position, texts_among_moves,
+    board_view, fen_option, start_from_options, stored_position, texts_among_moves, MaybeMove,
 };
 
 /// The start: the usual array, or the `fen` option's position, where (kings being free to
@@ -88,6 +88,15 @@ pub enum CoopAction {
     Place(u8),
     /// End the turn's moves and draw.
     Done,
+}
+
+impl MaybeMove for CoopAction {
+    fn chess_move(&self) -> Option<Move> {
+        match self {
+            CoopAction::Move(m) => Some(*m),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -899,13 +908,7 @@ impl Game for Cooperative {
     }
 
     fn legal_texts(&self, state: &CoopState, seat: Seat) -> Vec<String> {
-        let actions = state.actions(seat);
-        let as_move = |a: &CoopAction| match a {
-            CoopAction::Move(m) => Some(*m),
-            _ => None,
-        };
-        let moves: Vec<Move> = actions.iter().filter_map(as_move).collect();
-        texts_among_moves(&state.position, &moves, &actions, as_move, |a| {
+        texts_among_moves(&state.position, &state.actions(seat), |a| {
             state.action_text(a)
         })
     }

@@ -39,6 +39,7 @@ use crate::view::{CardRow, Marker, View, Viewer};
 
 use super::chess::{
     board_view, counting_draws, fen_option, start_from_options, stored_position, texts_among_moves,
+    MaybeMove,
 };
 
 /// Tar Pit Chess.
@@ -62,6 +63,15 @@ pub enum TarAction {
     Return(Option<Cell>),
     /// Discard a card down to your checkers.
     Discard(Card),
+}
+
+impl MaybeMove for TarAction {
+    fn chess_move(&self) -> Option<Move> {
+        match self {
+            TarAction::Move(m) => Some(*m),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -1039,15 +1049,9 @@ impl Game for TarPit {
     }
 
     fn legal_texts(&self, state: &TarPitState, seat: Seat) -> Vec<String> {
-        let actions = state.actions(seat);
-        let as_move = |a: &TarAction| match a {
-            TarAction::Move(m) => Some(*m),
-            _ => None,
-        };
-        let moves: Vec<Move> = actions.iter().filter_map(as_move).collect();
         let mut pos = state.position.clone();
         pos.set_turn(seat);
-        texts_among_moves(&pos, &moves, &actions, as_move, |a| state.action_text(a))
+        texts_among_moves(&pos, &state.actions(seat), |a| state.action_text(a))
     }
 
     fn parse(&self, state: &TarPitState, seat: Seat, text: &str) -> Result<TarAction, GameError> {

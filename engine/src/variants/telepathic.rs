@@ -38,6 +38,7 @@ use crate::view::{CardRow, SeatLine, View, Viewer};
 
 use super::chess::{
     board_view, counting_draws, fen_option, start_from_options, stored_position, texts_among_moves,
+    MaybeMove,
 };
 
 /// Telepathic Chess.
@@ -68,6 +69,15 @@ pub enum TelepathicAction {
     Move(Move),
     /// The team the trophy beat takes one of its pieces off the board.
     Remove(Cell),
+}
+
+impl MaybeMove for TelepathicAction {
+    fn chess_move(&self) -> Option<Move> {
+        match self {
+            TelepathicAction::Move(m) => Some(*m),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -716,13 +726,7 @@ impl Game for Telepathic {
     }
 
     fn legal_texts(&self, state: &TelepathicState, seat: Seat) -> Vec<String> {
-        let actions = state.actions(seat);
-        let as_move = |a: &TelepathicAction| match a {
-            TelepathicAction::Move(m) => Some(*m),
-            _ => None,
-        };
-        let moves: Vec<Move> = actions.iter().filter_map(as_move).collect();
-        texts_among_moves(&state.position, &moves, &actions, as_move, |a| {
+        texts_among_moves(&state.position, &state.actions(seat), |a| {
             state.action_text(a)
         })
     }

@@ -32,7 +32,7 @@ use crate::game::{
 use crate::view::{CardRow, Panel, View, Viewer};
 
 use super::chess::{
-    board_view, fen_option, start_from_options, stored_position, texts_among_moves,
+    board_view, fen_option, start_from_options, stored_position, texts_among_moves, MaybeMove,
 };
 
 /// Two Move Chess.
@@ -59,6 +59,15 @@ pub enum TwoMoveAction {
     Choose(Seat, [Role; 2]),
     /// A move made with the card being played.
     Move(Move),
+}
+
+impl MaybeMove for TwoMoveAction {
+    fn chess_move(&self) -> Option<Move> {
+        match self {
+            TwoMoveAction::Move(m) => Some(*m),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -738,13 +747,7 @@ impl Game for TwoMove {
     }
 
     fn legal_texts(&self, state: &TwoMoveState, seat: Seat) -> Vec<String> {
-        let actions = state.actions(seat);
-        let as_move = |a: &TwoMoveAction| match a {
-            TwoMoveAction::Move(m) => Some(*m),
-            _ => None,
-        };
-        let moves: Vec<Move> = actions.iter().filter_map(as_move).collect();
-        texts_among_moves(&state.as_mover(seat), &moves, &actions, as_move, |a| {
+        texts_among_moves(&state.as_mover(seat), &state.actions(seat), |a| {
             state.action_text(a)
         })
     }
