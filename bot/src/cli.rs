@@ -135,6 +135,8 @@ pub fn main(cli: Cli) -> Result<(), String> {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,bot=info")),
         )
         .with_writer(std::io::stderr)
+        // Colour codes only for a person at a terminal, never in a log file or a pipe.
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
     // Unlocked handles: each write takes the lock briefly. Holding standard error's lock for
     // the whole run would block every log line written from another thread (the bot's
@@ -196,16 +198,48 @@ fn local(db: &std::path::Path, out: PathBuf, closed_dms: Vec<String>) -> Result<
         }
         // Deliver anything left from an earlier run first.
         console.settle().await;
-        let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
-        while let Some(line) = lines.next_line().await.map_err(|e| e.to_string())? {
-            if !interactive && !line.trim().is_empty() {
-                printer.echo(line.trim());
-            }
-            console.handle(&line).await;
-        }
+        let stdin = tokio::io::BufReader::new(tokio::io::stdin());
+        run_lines(stdin, &console, &printer, !interactive).await?;
         service.store().close().await;
         Ok(())
     })
+}
+
+/// Runs the console's input line by line, echoing each when `echo` (input from a file or pipe).
+/// Lines are read as bytes: a line that is not UTF-8 is refused on its own and the console goes
+/// on with the next.
+async fn run_lines<R: tokio::io::AsyncBufRead + Unpin>(
+    mut input: R,
+    console: &Console<'_>,
+    printer: &Printer,
+    echo: bool,
+) -> Result<(), String> {
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        let read = input
+            .read_until(b'\n', &mut bytes)
+            .await
+            .map_err(|e| e.to_string())?;
+        if read == 0 {
+            return Ok(());
+        }
+        let Ok(line) = std::str::from_utf8(&bytes) else {
+            let shown = String::from_utf8_lossy(&bytes);
+            if echo {
+                printer.echo(shown.trim());
+            }
+            printer.error(&format!(
+                "'{}': this line is not valid UTF-8 text; nothing was done",
+                shown.trim()
+            ));
+            continue;
+        };
+        if echo && !line.trim().is_empty() {
+            printer.echo(line.trim());
+        }
+        console.handle(line).await;
+    }
 }
 
 /// Runs a parsed command line. Errors are messages for the user.
@@ -307,7 +341,16 @@ pub fn playout(
     out: &mut dyn Write,
 ) -> Result<(), String> {
     let game = registry::variant(variant).map_err(|e| e.to_string())?;
-    let options = Options::parse(options).map_err(|e| e.to_string())?;
+    // `--option players=N` seats N, as in `rookery perft` and /play; `--players` wins if both.
+    let (seats, options) = seats_and_options(game, options)?;
+    let settings = engine::playout::Settings {
+        seats: settings.seats.or(seats),
+        ..settings
+    };
+    if let Some(count) = settings.seats {
+        game.info().check_seats(count).map_err(|e| e.to_string())?;
+    }
+    let options = Options::parse(&options).map_err(|e| e.to_string())?;
     game.info()
         .check_options(&options)
         .map_err(|e| e.to_string())?;
@@ -365,6 +408,30 @@ pub fn playout(
     Ok(())
 }
 
+/// Splits `players=N` (or `seats=N`) from the other options, as /play does: the number of
+/// seats, checked against the variant's counts, and the options left.
+fn seats_and_options(
+    game: &dyn engine::game::AnyGame,
+    options: &[String],
+) -> Result<(Option<usize>, Vec<String>), String> {
+    let mut seats = None;
+    let mut rest = Vec::new();
+    for option in options {
+        match option.split_once('=') {
+            Some((key, value)) if key.trim() == "players" || key.trim() == "seats" => {
+                let count = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("players must be a number, not '{value}'"))?;
+                game.info().check_seats(count).map_err(|e| e.to_string())?;
+                seats = Some(count);
+            }
+            _ => rest.push(option.clone()),
+        }
+    }
+    Ok((seats, rest))
+}
+
 /// A game of `variant` set up from the command line's options.
 fn start_game(
     variant: &str,
@@ -372,21 +439,8 @@ fn start_game(
     options: &[String],
 ) -> Result<(&'static dyn engine::game::AnyGame, engine::game::AnyState), String> {
     let game = registry::variant(variant).map_err(|e| e.to_string())?;
-    // `players=N` chooses the number of seats, as it does in /play.
-    let mut seats = game.info().default_seats();
-    let mut rest = Vec::new();
-    for option in options {
-        match option.split_once('=') {
-            Some((key, value)) if key.trim() == "players" || key.trim() == "seats" => {
-                seats = value
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("players must be a number, not '{value}'"))?;
-                game.info().check_seats(seats).map_err(|e| e.to_string())?;
-            }
-            _ => rest.push(option.clone()),
-        }
-    }
+    let (seats, rest) = seats_and_options(game, options)?;
+    let seats = seats.unwrap_or_else(|| game.info().default_seats());
     let mut opts = Options::parse(&rest).map_err(|e| e.to_string())?;
     if let Some(fen) = fen {
         opts.set("fen", fen);
@@ -488,6 +542,89 @@ mod tests {
         let (mut out, mut err) = (Vec::new(), Vec::new());
         run(cli, &mut out, &mut err)?;
         Ok(String::from_utf8(out).unwrap())
+    }
+
+    /// Output shared between a printer and the test that reads it.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(data);
+            Ok(data.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Newcomer report 5: one byte that is not UTF-8 ended the console and dropped the rest.
+    #[test]
+    fn a_line_that_is_not_utf8_is_refused_and_the_console_goes_on() {
+        let dir = std::env::temp_dir().join(format!("rookery-cli-utf8-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let shared = Shared::default();
+        runtime()
+            .unwrap()
+            .block_on(async {
+                let service = open_service(&dir.join("u.db")).await?;
+                let printer = Printer::new(
+                    Box::new(shared.clone()),
+                    dir.join("images"),
+                    Default::default(),
+                );
+                let console = Console::new(&service, &printer);
+                let input: &[u8] = b"@alice /play chess\n@alice /move \xff\xfe\n@bob /join 1\n";
+                run_lines(input, &console, &printer, true).await?;
+                service.store().close().await;
+                Ok::<(), String>(())
+            })
+            .unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        let out = String::from_utf8(shared.0.lock().unwrap().clone()).unwrap();
+        assert!(
+            out.contains("ERROR: '@alice /move \u{fffd}\u{fffd}': this line is not valid UTF-8"),
+            "{out}"
+        );
+        assert!(out.contains("EPHEMERAL bob: You joined game 1."), "{out}");
+    }
+
+    /// Issue 27 item 24: `--option players=N` seats N in playouts as in perft and /play.
+    #[test]
+    fn playout_takes_players_as_an_option() {
+        let cli = Cli::try_parse_from([
+            "rookery",
+            "playout",
+            "--variant",
+            "betza",
+            "--option",
+            "players=5",
+            "--games",
+            "1",
+            "--max-actions",
+            "40",
+        ])
+        .unwrap();
+        let mut out = Vec::new();
+        run(cli, &mut out, &mut Vec::new()).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        // The fifth board, E, is in play.
+        assert!(out.contains(" E+"), "{out}");
+        assert!(
+            out.contains("1 games,") && out.ends_with(" 0 errors\n"),
+            "{out}"
+        );
+        let cli = Cli::try_parse_from([
+            "rookery",
+            "playout",
+            "--variant",
+            "chess",
+            "--option",
+            "players=3",
+        ])
+        .unwrap();
+        let err = run(cli, &mut Vec::new(), &mut Vec::new()).unwrap_err();
+        assert!(err.contains("Chess is played by 2 players, not 3"), "{err}");
     }
 
     #[test]

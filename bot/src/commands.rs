@@ -207,12 +207,24 @@ pub fn variants_text() -> String {
 
 /// `/rules <variant>`.
 pub fn rules_text(variant: &str) -> Result<String, ServiceError> {
-    let game = registry::variant(variant).map_err(|e| ServiceError::Refused(e.to_string()))?;
+    let (game, named_options) =
+        registry::variant_or_preset(variant).map_err(|e| ServiceError::Refused(e.to_string()))?;
     let info = game.info();
-    let mut out = format!(
+    let mut out = String::new();
+    if !named_options.is_empty() {
+        out.push_str(&format!(
+            "'{}' is {} with {}: /play {} {}\n",
+            variant.trim(),
+            info.name,
+            named_options.join(" "),
+            info.id,
+            named_options.join(" ")
+        ));
+    }
+    out.push_str(&format!(
         "**{}**: {}\nSource: {}.",
         info.name, info.rules, info.source
-    );
+    ));
     if !info.options.is_empty() {
         out.push_str("\nOptions:");
         for o in &info.options {
@@ -226,6 +238,19 @@ pub fn rules_text(variant: &str) -> Result<String, ServiceError> {
     out.push_str("\n- `days_per_move`: days allowed for each move, or none (default 3)");
     out.push_str("\n- `order`: random (default) to draw who sits where, or joined to seat players as they joined");
     Ok(out)
+}
+
+/// Takes every positional word as one text (a move or a secret choice), but a last word that
+/// is a game number when there are more words before it: `/move K R 1` and `/secret B Q 1`
+/// play in game 1, as the slash command's `game` argument would.
+fn words_before_game(pos: &mut Vec<String>, named: &[(String, String)]) -> String {
+    let last_is_game = pos.len() > 1
+        && pos.last().is_some_and(|g| parse_game(g).is_ok())
+        && named.iter().all(|(k, _)| k != "game");
+    let game_word = if last_is_game { pos.pop() } else { None };
+    let text = std::mem::take(pos).join(" ");
+    pos.extend(game_word);
+    text
 }
 
 /// Reads a game reference: `12`, `#12`, `game-12`.
@@ -282,7 +307,18 @@ pub fn parse_text(name: &str, args: &str) -> Result<Command, String> {
         "play" => {
             let variant = match take("variant", &mut named) {
                 Some(v) => v,
-                None if !pos.is_empty() => pos.remove(0),
+                None if !pos.is_empty() => {
+                    // A name of two words (`Cylindrical Chess`, `american checkers`).
+                    let first = pos.remove(0);
+                    let two = pos.first().map(|second| format!("{first} {second}"));
+                    match two {
+                        Some(two) if registry::variant_or_preset(&two).is_ok() => {
+                            pos.remove(0);
+                            two
+                        }
+                        _ => first,
+                    }
+                }
                 None => {
                     return Err(
                         "/play needs a variant, for example /play chess (see /variants)".into(),
@@ -333,43 +369,25 @@ pub fn parse_text(name: &str, args: &str) -> Result<Command, String> {
         },
         "move" => {
             // Without a move the service answers, with an example in the game's own notation.
-            // A move may hold spaces (Trimens' `2 O-O`, Doubles Chess's `Q x K`): every word
-            // is the move but a last one that is a game number.
-            let text = match take("move", &mut named) {
-                Some(m) => m,
-                None if !pos.is_empty() => {
-                    let last_is_game = pos.len() > 1
-                        && pos.last().is_some_and(|g| parse_game(g).is_ok())
-                        && named.iter().all(|(k, _)| k != "game");
-                    let game_word = if last_is_game { pos.pop() } else { None };
-                    let text = std::mem::take(&mut pos).join(" ");
-                    pos.extend(game_word);
-                    text
-                }
-                None => String::new(),
-            };
+            // A move may hold spaces (Trimens' `2 O-O`, Doubles Chess's `Q x K`).
+            let text =
+                take("move", &mut named).unwrap_or_else(|| words_before_game(&mut pos, &named));
             Command::Move {
                 text,
                 game: game(&mut named, &mut pos)?,
             }
         }
         "secret" => {
-            // A secret may hold spaces (an assignment like KR QK RN BB NQ).
-            let mut text = take("choice", &mut named).unwrap_or_default();
-            let game = match take("game", &mut named) {
-                Some(g) => Some(parse_game(&g)?),
-                None => None,
-            };
-            for p in pos.drain(..) {
-                if !text.is_empty() {
-                    text.push(' ');
-                }
-                text.push_str(&p);
-            }
+            // A secret may hold spaces (an assignment like KR QK RN BB NQ, a pair of cards).
+            let text =
+                take("choice", &mut named).unwrap_or_else(|| words_before_game(&mut pos, &named));
             if text.is_empty() {
                 return Err("/secret needs your choice, for example /secret b2".into());
             }
-            Command::Secret { text, game }
+            Command::Secret {
+                text,
+                game: game(&mut named, &mut pos)?,
+            }
         }
         "draw" => {
             let word = take("decision", &mut named)

@@ -871,6 +871,7 @@ async fn autocomplete_variant(_ctx: Context<'_>, partial: &str) -> Vec<String> {
     registry::variants()
         .iter()
         .map(|v| v.info().id.to_string())
+        .chain(registry::PRESETS.iter().map(|p| p.name.to_string()))
         .filter(|id| id.contains(&partial))
         .take(25)
         .collect()

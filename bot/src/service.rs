@@ -435,7 +435,8 @@ impl Service {
         let Place::Channel { server, channel } = place else {
             return refuse("start games in a server channel, not in direct messages");
         };
-        let game = registry::variant(variant)?;
+        // A named game (`cylindrical`) is its variant with the options the name stands for.
+        let (game, named_options) = registry::variant_or_preset(variant)?;
         let info = game.info();
         let mut days = Some(DEFAULT_DAYS_PER_MOVE);
         let mut players = players;
@@ -459,6 +460,15 @@ impl Service {
                     })?)
                 }
                 _ => pairs.push(format!("{key}={value}")),
+            }
+        }
+        for named in named_options.iter().rev() {
+            let key = named.split_once('=').map_or(*named, |(k, _)| k);
+            if !pairs
+                .iter()
+                .any(|p| p.split_once('=').is_some_and(|(k, _)| k == key))
+            {
+                pairs.insert(0, named.to_string());
             }
         }
         let options = Options::parse(&pairs)?;
