@@ -322,14 +322,19 @@ pub fn golf(fen: &str, chosen: &str, max_moves: usize, out: &mut dyn Write) -> R
                 .iter()
                 .map(|m| format!("{m} (as {})", m.borrowed.name()))
                 .collect();
-            writeln!(out, "{} moves: {}", path.len(), moves.join(", "))
+            writeln!(out, "{}: {}", count_moves(path.len()), moves.join(", "))
                 .map_err(|e| e.to_string())?;
         }
-        None => {
-            writeln!(out, "no solution in {max_moves} moves or fewer").map_err(|e| e.to_string())?
-        }
+        None => writeln!(out, "no solution in {} or fewer", count_moves(max_moves))
+            .map_err(|e| e.to_string())?,
     }
-    writeln!(out, "solved in {} ms", took.as_millis()).map_err(|e| e.to_string())
+    // Said also when nothing was found: the search is what took the time.
+    writeln!(out, "searched in {} ms", took.as_millis()).map_err(|e| e.to_string())
+}
+
+/// "1 move", "3 moves".
+fn count_moves(n: usize) -> String {
+    format!("{n} move{}", if n == 1 { "" } else { "s" })
 }
 
 /// `rookery playout`: random games to their end; an error if any went wrong.
@@ -703,6 +708,15 @@ mod tests {
         let e = run(bad, &mut Vec::new(), &mut Vec::new()).unwrap_err();
         assert!(e.contains("--seat must be a number from 1 to 2"), "{e}");
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn golf_says_one_move_in_the_singular() {
+        let mut out = Vec::new();
+        // The white king borrows the rook beside it and takes the black king along rank 1.
+        golf("8/8/8/8/8/8/R7/K6k", "K,k", 4, &mut out).unwrap();
+        let printed = String::from_utf8(out).unwrap();
+        assert!(printed.starts_with("1 move: "), "{printed}");
     }
 
     #[test]

@@ -193,12 +193,11 @@ pub fn variants_text() -> String {
     let mut out = String::from("Games you can /play:\n");
     for v in registry::variants() {
         let info = v.info();
-        let seats: Vec<String> = info.seat_counts.iter().map(|n| n.to_string()).collect();
         out.push_str(&format!(
             "- **{}** (`{}`), {} players\n",
             info.name,
             info.id,
-            seats.join("/")
+            info.describe_seat_counts()
         ));
     }
     out.push_str("Use /rules <variant> for the rules and options.");

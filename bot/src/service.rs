@@ -221,10 +221,11 @@ impl Loaded {
     }
     /// What the game calls a seat: "White", or the army it moves ("White 2").
     fn side(&self, seat: Seat) -> String {
-        self.state
-            .as_ref()
-            .and_then(|state| self.game.seat_name(state, seat).ok())
-            .unwrap_or_else(|| seat.colour_name())
+        seat_name(self.game, self.state.as_ref(), seat)
+    }
+    /// The game's result as every message about it words it.
+    fn outcome_text(&self, outcome: &Outcome) -> String {
+        outcome_text(self.game, self.state.as_ref(), outcome)
     }
     fn state(&self) -> Result<&AnyState, ServiceError> {
         self.state
@@ -798,17 +799,10 @@ impl Service {
         }
         let joined = g.seats.len();
         if g.game.info().check_seats(joined).is_err() {
-            let counts: Vec<String> = g
-                .game
-                .info()
-                .seat_counts
-                .iter()
-                .map(|n| n.to_string())
-                .collect();
             return refuse(format!(
                 "{} is played by {} players; {joined} {} joined",
                 g.name(),
-                counts.join(" or "),
+                g.game.info().describe_seat_counts(),
                 if joined == 1 { "has" } else { "have" }
             ));
         }
@@ -841,12 +835,31 @@ impl Service {
             .map(|s| format!("{{@{}}} plays {}", s.user_id, g.side(Seat(s.seat))))
             .collect();
         let mut text = format!("Game {id} begins: {}.", sides.join(", "));
-        text.push_str(&self.turn_line(g)?);
+        // A game set up at a position already decided (a FEN at mate or stalemate) ends as it
+        // begins, as if the last move had ended it: nobody would ever be asked to move.
+        let decided = g.game.outcome(g.state()?)?;
+        let started = match decided {
+            Some(outcome) => {
+                let result = outcome.describe(|s| g.side(s));
+                text.push('\n');
+                text.push_str(&self.finish(g, outcome)?);
+                format!(
+                    "Game {id} ({}) began in {{#{id}}} at a position already decided: {result}.",
+                    g.name()
+                )
+            }
+            None => {
+                text.push_str(&self.turn_line(g)?);
+                format!("Game {id} ({}) has started in {{#{id}}}.", g.name())
+            }
+        };
         let mut posts = vec![self.board_post(g, text)?];
-        posts.push(Post::new(
-            Target::Channel(g.row.channel.clone()),
-            format!("Game {id} ({}) has started in {{#{id}}}.", g.name()),
-        ));
+        // What the set-up itself did in the open (cards dealt face up), for everyone.
+        let opening = g.game.opening(g.state()?)?;
+        if !opening.is_empty() {
+            posts.push(Post::new(Target::GameThread(id), opening.join(" ")));
+        }
+        posts.push(Post::new(Target::Channel(g.row.channel.clone()), started));
         Ok(posts)
     }
 
@@ -1107,13 +1120,19 @@ impl Service {
                     } else {
                         "offers"
                     };
+                    // Accepting an offer some have still to agree to is no new offer.
+                    let reply = if accepting {
+                        "You agreed to the draw; it is drawn once the others agree too."
+                    } else {
+                        "You offered a draw."
+                    };
                     (
                         format!(
                             "{{@{}}} {verb} a draw. {}: /draw to accept, /draw decline to refuse.",
                             user.id,
                             others.join(", ")
                         ),
-                        "You offered a draw.".to_string(),
+                        reply.to_string(),
                         "draw-offer",
                     )
                 }
@@ -1255,7 +1274,7 @@ impl Service {
             serde_json::to_string(&outcome).map_err(|e| ServiceError::Internal(e.to_string()))?,
         );
         let winners: Vec<String> = outcome.winners.iter().map(|s| g.mention(*s)).collect();
-        let mut line = format!("**Game over: {}.**", outcome.describe(|s| g.side(s)));
+        let mut line = format!("**Game over: {}.**", g.outcome_text(&outcome));
         if !winners.is_empty() {
             line.push_str(&format!(" Congratulations {}!", winners.join(" and ")));
         }
@@ -1387,7 +1406,7 @@ impl Service {
                 .as_deref()
                 .and_then(|r| serde_json::from_str::<Outcome>(r).ok())
             {
-                view.status = outcome.describe(|s| g.side(s));
+                view.status = g.outcome_text(&outcome);
             }
         }
         render::render_png(&view).map_err(|e| ServiceError::Internal(e.to_string()))
@@ -1441,7 +1460,7 @@ impl Service {
             .as_deref()
             .and_then(|r| serde_json::from_str::<Outcome>(r).ok())
         {
-            Some(o) => text.push_str(&format!("{o}.")),
+            Some(o) => text.push_str(&format!("{}.", g.outcome_text(&o))),
             None => text.push_str(&format!("{}.", g.game.view(g.state()?, viewer)?.status)),
         }
         if let Some(deadline) = g.row.deadline.filter(|_| g.row.status == Status::Active) {
@@ -1606,6 +1625,15 @@ impl Service {
             if order == BestScores::Lowest && outcome.reason != EndReason::FinalScore {
                 continue;
             }
+            // The game leaves out scores that say nothing of the play (a custom start).
+            let ranked = g
+                .state
+                .as_deref()
+                .and_then(|json| game.load(json).ok())
+                .is_some_and(|state| game.ranked(&g.options, &state).unwrap_or(false));
+            if !ranked {
+                continue;
+            }
             let Some(score) = order.score_of(&outcome) else {
                 continue;
             };
@@ -1627,9 +1655,13 @@ impl Service {
                 format!("{} (game {}{verdict})", names.join(" and "), g.id),
             ));
         }
+        let rule = game
+            .ranking_rule()
+            .map_or(String::new(), |r| format!(" ({r})"));
         if table.is_empty() {
+            let ranked = if rule.is_empty() { "" } else { "ranked " };
             return Ok(Reply::text(format!(
-                "No game of {} has been finished on this server yet.",
+                "No {ranked}game of {} has been finished on this server yet{rule}.",
                 info.name
             )));
         }
@@ -1645,7 +1677,10 @@ impl Service {
                 std::cmp::Ordering::Equal
             }
         });
-        let mut lines = vec![format!("Best scores for {} on this server:", info.name)];
+        let mut lines = vec![format!(
+            "Best scores for {} on this server{rule}:",
+            info.name
+        )];
         for (i, (score, who)) in table.iter().take(BEST_SCORES_SHOWN).enumerate() {
             lines.push(format!("{}. {score}: {who}", i + 1));
         }
@@ -1677,10 +1712,13 @@ impl Service {
                 .filter(|s| s.user_id != user.id)
                 .map(|s| s.user_name.as_str())
                 .collect();
-            let opponents = if others.is_empty() {
-                "nobody yet".to_string()
+            // A game for one has no opponent to wait for.
+            let opponents = if !others.is_empty() {
+                format!("vs {}", others.join(", "))
+            } else if g.seat_count == 1 {
+                "alone".to_string()
             } else {
-                others.join(", ")
+                "vs nobody yet".to_string()
             };
             let state = match g.status {
                 Status::Active => {
@@ -1699,7 +1737,7 @@ impl Service {
                 other => describe_status(other).to_string(),
             };
             lines.push(format!(
-                "- Game {} · {name} · vs {opponents} · {state} · {{#{}}}",
+                "- Game {} · {name} · {opponents} · {state} · {{#{}}}",
                 g.id, g.id
             ));
         }
@@ -1709,14 +1747,11 @@ impl Service {
     /// An ended game's result with its seats named as the game names them ("Black 1 and
     /// Black 2 win by checkmate").
     fn describe_outcome(&self, g: &GameRow, outcome: &Outcome) -> String {
-        let game = registry::variant(&g.variant).ok();
-        let state = game.and_then(|game| g.state.as_deref().and_then(|s| game.load(s).ok()));
-        outcome.describe(|seat| match (game, &state) {
-            (Some(game), Some(state)) => game
-                .seat_name(state, seat)
-                .unwrap_or_else(|_| seat.colour_name()),
-            _ => seat.colour_name(),
-        })
+        let Ok(game) = registry::variant(&g.variant) else {
+            return outcome.to_string();
+        };
+        let state = g.state.as_deref().and_then(|s| game.load(s).ok());
+        outcome_text(game, state.as_ref(), outcome)
     }
 
     fn whose_turn(&self, g: &GameRow, seats: &[SeatRow]) -> Vec<String> {
@@ -1935,6 +1970,20 @@ impl Service {
     }
 }
 
+/// What a game calls a seat: "White", the army it moves ("White 2"), or the armies it holds
+/// ("White and Tan"); the colour name where the game cannot say.
+fn seat_name(game: &dyn AnyGame, state: Option<&AnyState>, seat: Seat) -> String {
+    state
+        .and_then(|state| game.seat_name(state, seat).ok())
+        .unwrap_or_else(|| seat.colour_name())
+}
+
+/// An ended game's result with its seats named as the game names them ("White and Tan win by
+/// resignation"): the one text the thread, /board, /games and the picture all give.
+fn outcome_text(game: &dyn AnyGame, state: Option<&AnyState>, outcome: &Outcome) -> String {
+    outcome.describe(|seat| seat_name(game, state, seat))
+}
+
 /// Each seat's secret prompt and private panel, as the game stands.
 fn private_of(g: &Loaded) -> Result<Private, ServiceError> {
     let Some(state) = &g.state else {
@@ -2050,6 +2099,12 @@ fn move_prompt_detail<'a>(p: &'a Prompt, side: &str) -> Option<&'a str> {
         .strip_prefix(plain.as_str())
         .unwrap_or(p.text.as_str());
     let rest = rest.trim_start_matches([';', ':', ',']).trim();
+    // "(White in check)" after "your move (White):" would be brackets in brackets.
+    let rest = rest
+        .strip_prefix('(')
+        .and_then(|r| r.strip_suffix(')'))
+        .filter(|r| !r.contains(['(', ')']))
+        .unwrap_or(rest);
     (!rest.is_empty()).then_some(rest)
 }
 
@@ -2100,5 +2155,29 @@ mod option_tests {
         let listed = option_pairs("board=cylinder,numbers=on; order:joined").unwrap();
         assert_eq!(listed.len(), 3);
         assert!(option_pairs("cylinder").is_err());
+    }
+}
+
+#[cfg(test)]
+mod prompt_tests {
+    use super::*;
+
+    #[test]
+    fn a_detail_in_brackets_is_given_without_them() {
+        let prompt = |text: &str| Prompt {
+            seat: Seat(0),
+            kind: PromptKind::Move,
+            text: text.into(),
+        };
+        // "your move (White): White in check", not "(White): (White in check)".
+        let checked = prompt("White to move (White in check)");
+        assert_eq!(
+            move_prompt_detail(&checked, "White"),
+            Some("White in check")
+        );
+        let plain = prompt("White to move");
+        assert_eq!(move_prompt_detail(&plain, "White"), None);
+        let steps = prompt("White to move: in check");
+        assert_eq!(move_prompt_detail(&steps, "White"), Some("in check"));
     }
 }

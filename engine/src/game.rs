@@ -201,12 +201,44 @@ impl VariantInfo {
         if self.seat_counts.contains(&seats) {
             Ok(())
         } else {
-            let counts: Vec<String> = self.seat_counts.iter().map(|n| n.to_string()).collect();
             Err(GameError::BadSeats(format!(
                 "{} is played by {} players, not {seats}",
                 self.name,
-                counts.join(" or ")
+                self.describe_seat_counts()
             )))
+        }
+    }
+
+    /// The numbers of players in words, smallest first, runs of three or more as ranges:
+    /// "2", "2 or 3", "2, 4 or 6", "1 to 8".
+    ///
+    /// ```
+    /// use engine::registry;
+    /// let words = |id: &str| registry::variant(id).unwrap().info().describe_seat_counts();
+    /// assert_eq!(words("chess"), "2");
+    /// assert_eq!(words("golf"), "1 to 8");
+    /// ```
+    pub fn describe_seat_counts(&self) -> String {
+        let mut counts = self.seat_counts.to_vec();
+        counts.sort_unstable();
+        counts.dedup();
+        let mut parts: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < counts.len() {
+            let mut end = i;
+            while end + 1 < counts.len() && counts[end + 1] == counts[end] + 1 {
+                end += 1;
+            }
+            if end >= i + 2 {
+                parts.push(format!("{} to {}", counts[i], counts[end]));
+            } else {
+                parts.extend(counts[i..=end].iter().map(|n| n.to_string()));
+            }
+            i = end + 1;
+        }
+        match parts.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => parts.concat(),
         }
     }
 
@@ -292,6 +324,9 @@ pub enum EndReason {
     /// Forty moves without a jump after the 40-move option was invoked: most pieces wins
     /// (Tri-Chek).
     FortyMoves,
+    /// Forty moves of each player without a capture or a man's move (checkers' own count, not
+    /// chess's fifty-move rule).
+    NoProgress,
 }
 
 impl EndReason {
@@ -312,7 +347,10 @@ impl EndReason {
             EndReason::Aborted => "abort",
             EndReason::FinalScore => "the final score",
             EndReason::LastStanding => "being the last one left",
-            EndReason::FortyMoves => "having the most pieces after forty moves without a jump",
+            EndReason::FortyMoves => {
+                "having the most pieces after forty moves of each player without a jump"
+            }
+            EndReason::NoProgress => "forty moves of each player without a capture or a man's move",
         }
     }
 }
@@ -326,6 +364,12 @@ impl EndReason {
 ///
 /// let partners = Outcome::win(vec![Seat(0), Seat(2)], EndReason::Checkmate);
 /// assert_eq!(partners.to_string(), "White and Seat 3 win by checkmate");
+/// // One player who holds two armies is named by both, and the verb agrees.
+/// let two_armies = Outcome::win(vec![Seat(0)], EndReason::Resignation);
+/// assert_eq!(
+///     two_armies.describe(|_| "White and Tan".to_string()),
+///     "White and Tan win by resignation"
+/// );
 /// let scored = Outcome::by_score(
 ///     vec![Standing { seat: Seat(0), score: 3 }, Standing { seat: Seat(1), score: 5 },
 ///          Standing { seat: Seat(2), score: 5 }],
@@ -433,10 +477,12 @@ impl Outcome {
             format!("Draw by {}", self.reason.describe())
         } else {
             let names: Vec<String> = self.winners.iter().map(|s| name(*s)).collect();
+            // One player named by two armies ("White and Tan") is plural too.
+            let plural = names.len() > 1 || names.iter().any(|n| n.contains(" and "));
             format!(
                 "{} {} by {}",
                 names.join(" and "),
-                if names.len() == 1 { "wins" } else { "win" },
+                if plural { "win" } else { "wins" },
                 self.reason.describe()
             )
         };
@@ -558,6 +604,12 @@ pub trait Game: Send + Sync + 'static {
         Vec::new()
     }
 
+    /// What the set-up itself did that everyone should be told as the game begins (cards
+    /// dealt face up to Cooperative Chess's line). Empty for most games.
+    fn opening(&self, _state: &Self::State) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Leaf count of the legal action tree, for games whose move generator is tested by perft.
     fn perft(&self, _state: &Self::State, _depth: u32) -> Option<u64> {
         None
@@ -584,6 +636,19 @@ pub trait Game: Send + Sync + 'static {
     /// Whether finished games are kept in a table of best scores per server, and which scores
     /// are best: Cooperative Chess's highest, Chess Golf's lowest. `None` for most games.
     fn best_scores(&self) -> Option<BestScores> {
+        None
+    }
+
+    /// Whether a finished game enters the table of best scores (see [`Game::best_scores`]),
+    /// given the options it was created with: a game may leave out scores that say nothing of
+    /// the play (a custom start, a round with nothing solved). All enter by default.
+    fn ranked(&self, _options: &Options, _state: &Self::State) -> bool {
+        true
+    }
+
+    /// Which finished games the table of best scores keeps, said with the table when it does
+    /// not keep them all.
+    fn ranking_rule(&self) -> Option<&'static str> {
         None
     }
 
@@ -738,6 +803,8 @@ pub trait AnyGame: Send + Sync {
     ) -> Result<Outcome, GameError>;
     /// The secrets to reveal once the game is over.
     fn secret_history(&self, state: &AnyState) -> Result<Vec<String>, GameError>;
+    /// What the set-up did, told as the game begins (see [`Game::opening`]).
+    fn opening(&self, state: &AnyState) -> Result<Vec<String>, GameError>;
     /// What a seat is called in messages (see [`Game::seat_name`]).
     fn seat_name(&self, state: &AnyState, seat: Seat) -> Result<String, GameError>;
     /// Whether a seat has left a game that goes on (see [`Game::is_out`]).
@@ -758,6 +825,10 @@ pub trait AnyGame: Send + Sync {
         -> Result<Option<Vec<(String, u64)>>, GameError>;
     /// Which scores are best, for games kept in a best-score table (see [`Game::best_scores`]).
     fn best_scores(&self) -> Option<BestScores>;
+    /// Whether a finished game enters the best-score table (see [`Game::ranked`]).
+    fn ranked(&self, options: &Options, state: &AnyState) -> Result<bool, GameError>;
+    /// Which games the best-score table keeps, if not all (see [`Game::ranking_rule`]).
+    fn ranking_rule(&self) -> Option<&'static str>;
     /// Whether running out of time only forfeits a choice (see [`Game::timeout_is_a_pass`]).
     fn timeout_is_a_pass(&self) -> bool;
 }
@@ -869,6 +940,9 @@ impl<G: Game> AnyGame for G {
     fn secret_history(&self, state: &AnyState) -> Result<Vec<String>, GameError> {
         Ok(Game::secret_history(self, typed(self, state)?))
     }
+    fn opening(&self, state: &AnyState) -> Result<Vec<String>, GameError> {
+        Ok(Game::opening(self, typed(self, state)?))
+    }
     fn seat_name(&self, state: &AnyState, seat: Seat) -> Result<String, GameError> {
         Ok(Game::seat_name(self, typed(self, state)?, seat))
     }
@@ -892,6 +966,12 @@ impl<G: Game> AnyGame for G {
     }
     fn best_scores(&self) -> Option<BestScores> {
         Game::best_scores(self)
+    }
+    fn ranked(&self, options: &Options, state: &AnyState) -> Result<bool, GameError> {
+        Ok(Game::ranked(self, options, typed(self, state)?))
+    }
+    fn ranking_rule(&self) -> Option<&'static str> {
+        Game::ranking_rule(self)
     }
     fn timeout_is_a_pass(&self) -> bool {
         Game::timeout_is_a_pass(self)

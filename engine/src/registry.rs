@@ -186,3 +186,23 @@ pub fn variant(id: &str) -> Result<&'static dyn AnyGame, GameError> {
             ))
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `/rules` writes "**Name**: " before a game's rules, so no rules open with the name again
+    /// (as "**Tri-Stax**: Tri-Stax: ..." once did).
+    #[test]
+    fn no_rules_repeat_their_title() {
+        for game in variants() {
+            let info = game.info();
+            assert!(
+                !info.rules.starts_with(info.name),
+                "{}: {}",
+                info.id,
+                info.rules
+            );
+        }
+    }
+}

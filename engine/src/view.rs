@@ -50,6 +50,9 @@ pub enum Marker {
     Adrenaline(u8),
     /// A checker showing the piece stands on the other side of the mirror (Half Alice).
     MirrorSide,
+    /// A piece that plays no more and stays as part of the board: drawn greyed (Trimens' dead
+    /// pieces).
+    Dead,
 }
 
 /// One figure on the board.

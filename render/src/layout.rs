@@ -98,18 +98,21 @@ impl Layout {
             .collect();
         if triangles {
             // A triangle's name sits just inside its base, its figure higher up toward the
-            // apex, so that both show.
+            // apex, so that both show: on the line from the middle of the base through the
+            // centroid to the apex, as the viewer sees the triangle. The unturned polygon's
+            // base is a slanted side on a board turned by 60, 120, 240 or 300 degrees, which
+            // put figures by a corner and names across the edge from their neighbours'.
             let along = |c: Cell, t: f32| {
-                let poly = &board.info(c).polygon;
-                let base = [
-                    (poly[0][0] + poly[1][0]) / 2.0,
-                    (poly[0][1] + poly[1][1]) / 2.0,
-                ];
-                let apex = poly[2];
-                layout.to_px([
-                    base[0] + (apex[0] - base[0]) * t,
-                    base[1] + (apex[1] - base[1]) * t,
-                ])
+                let poly = layout.polygon(board, c);
+                // The apex faces the most nearly level side.
+                let level = |k: usize| (poly[(k + 1) % 3].1 - poly[(k + 2) % 3].1).abs();
+                let apex = (0..3)
+                    .min_by(|&i, &j| level(i).total_cmp(&level(j)))
+                    .unwrap_or(2);
+                let (a, b) = (poly[(apex + 1) % 3], poly[(apex + 2) % 3]);
+                let base = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+                let top = poly[apex];
+                (base.0 + (top.0 - base.0) * t, base.1 + (top.1 - base.1) * t)
             };
             let figures = board.cells().map(|c| along(c, 0.52)).collect();
             let names = board.cells().map(|c| along(c, 0.13)).collect();
@@ -119,6 +122,24 @@ impl Layout {
             layout.figure_centres = layout.centres.clone();
         }
         layout
+    }
+
+    /// The same layout `dy` pixels lower in an image that much taller: room for a caption of
+    /// several lines above the board.
+    pub(crate) fn lowered(&self, dy: f32) -> Layout {
+        let mut out = self.clone();
+        out.height += dy as u32;
+        out.board_rect.1 += dy;
+        out.board_rect.3 += dy;
+        for p in out
+            .centres
+            .iter_mut()
+            .chain(out.figure_centres.iter_mut())
+            .chain(out.name_anchors.iter_mut())
+        {
+            p.1 += dy;
+        }
+        out
     }
 
     /// Where a cell's figure is drawn (the centre of a square; higher in a triangle).

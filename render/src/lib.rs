@@ -52,18 +52,24 @@ pub fn render_png(view: &View) -> Result<Vec<u8>, RenderError> {
 /// The board of `view` as an RGB image.
 pub fn render_image(view: &View) -> RgbImage {
     let prepared = prepared(view);
-    let layout = &prepared.layout;
-    let mut img = prepared.background.clone();
+    let caption = plan_caption(view, prepared.layout.width);
+    // A caption of several lines pushes the board down.
+    let extra = caption.extra_px();
+    let lowered;
+    let (layout, mut img) = if extra == 0 {
+        (&prepared.layout, prepared.background.clone())
+    } else {
+        lowered = prepared.layout.lowered(extra as f32);
+        let mut img = RgbImage::from_pixel(
+            lowered.width,
+            lowered.height,
+            palette::rgb(palette::BACKGROUND),
+        );
+        image::imageops::replace(&mut img, &prepared.background, 0, i64::from(extra));
+        (&lowered, img)
+    };
     let board = &*view.board;
     // Tinted rather than repainted, so that a square's name stays on it.
-    for &cell in &view.last_move {
-        tint_polygon(
-            &mut img,
-            &layout.polygon(board, cell),
-            palette::LAST_MOVE,
-            0.5,
-        );
-    }
     for &(cell, _) in &view.tinted {
         tint_polygon(
             &mut img,
@@ -72,13 +78,25 @@ pub fn render_image(view: &View) -> RgbImage {
             0.45,
         );
     }
+    for &cell in &view.last_move {
+        let polygon = layout.polygon(board, cell);
+        if view.tinted.iter().any(|(c, _)| *c == cell) {
+            // A shaded square keeps its shade inside and the last move rings it, so that
+            // neither hides the other (mixed, they looked like an ordinary dark square).
+            for band in frame(&polygon, 0.22) {
+                tint_polygon(&mut img, &band, palette::LAST_MOVE, 0.75);
+            }
+        } else {
+            tint_polygon(&mut img, &polygon, palette::LAST_MOVE, 0.5);
+        }
+    }
     for &cell in &view.checks {
         tint_polygon(&mut img, &layout.polygon(board, cell), palette::CHECK, 0.65);
     }
     for placed in &view.figures {
         draw_figure(&mut img, layout, placed, view);
     }
-    draw_caption(&mut img, layout, view);
+    draw_caption(&mut img, layout, view, &caption);
     if !view.cards.is_empty() {
         img = with_cards(img, view);
     }
@@ -89,7 +107,9 @@ pub fn render_image(view: &View) -> RgbImage {
 }
 
 /// The board with its rows of cards under it (the Chess Kit's card games): each row's title,
-/// then its cards, a face as a piece (or checker) on a white card, a hidden card as a back.
+/// then its cards, a face as a piece (or checker) on a white card, a hidden card as a back. A
+/// row longer than the board is wide wraps onto more lines: every card shows (in Cooperative
+/// Chess the newest cards of a long line are the ones that decide the captures).
 fn with_cards(board: RgbImage, view: &View) -> RgbImage {
     const CARD_W: f32 = 34.0;
     const CARD_H: f32 = 46.0;
@@ -97,11 +117,15 @@ fn with_cards(board: RgbImage, view: &View) -> RgbImage {
     const ROW_H: f32 = CARD_H + 12.0;
     const TITLE_W: f32 = 150.0;
     let (w, h) = (board.width(), board.height());
-    let extra = ROW_H * view.cards.len() as f32 + 8.0;
+    let per_line = (((w as f32 - 12.0 - TITLE_W + GAP) / (CARD_W + GAP)).floor() as usize).max(1);
+    let lines_of = |n: usize| n.div_ceil(per_line).max(1);
+    let lines: usize = view.cards.iter().map(|row| lines_of(row.cards.len())).sum();
+    let extra = ROW_H * lines as f32 + 8.0;
     let mut img = RgbImage::from_pixel(w, h + extra as u32, palette::rgb(palette::BACKGROUND));
     image::imageops::replace(&mut img, &board, 0, 0);
-    for (r, row) in view.cards.iter().enumerate() {
-        let top = h as f32 + 4.0 + ROW_H * r as f32;
+    let mut line = 0;
+    for row in &view.cards {
+        let top = h as f32 + 4.0 + ROW_H * line as f32;
         let mid = top + CARD_H / 2.0 + 4.0;
         text::draw(
             &mut img,
@@ -111,11 +135,8 @@ fn with_cards(board: RgbImage, view: &View) -> RgbImage {
             TITLE_W,
         );
         for (i, card) in row.cards.iter().enumerate() {
-            let x0 = 12.0 + TITLE_W + (CARD_W + GAP) * i as f32;
-            if x0 + CARD_W > w as f32 {
-                break;
-            }
-            let y0 = top + 4.0;
+            let x0 = 12.0 + TITLE_W + (CARD_W + GAP) * (i % per_line) as f32;
+            let y0 = top + 4.0 + ROW_H * (i / per_line) as f32;
             let rect = |inset: f32| {
                 [
                     (x0 + inset, y0 + inset),
@@ -143,6 +164,7 @@ fn with_cards(board: RgbImage, view: &View) -> RgbImage {
                 }
             }
         }
+        line += lines_of(row.cards.len());
     }
     img
 }
@@ -222,7 +244,13 @@ fn with_panel(board: RgbImage, panel: &engine::view::Panel) -> RgbImage {
 
 /// The pixel layout `view` is drawn with (cell centres, board rectangle, image size).
 pub fn layout(view: &View) -> Layout {
-    prepared(view).layout.clone()
+    let prepared = prepared(view);
+    let extra = plan_caption(view, prepared.layout.width).extra_px();
+    if extra == 0 {
+        prepared.layout.clone()
+    } else {
+        prepared.layout.lowered(extra as f32)
+    }
 }
 
 /// PNG-encodes an image with fast compression (board images are mostly flat colour).
@@ -312,6 +340,25 @@ fn fill_polygon(img: &mut RgbImage, points: &[(f32, f32)], colour: Rgb8) {
     paint_polygon(img, points, |_| colour);
 }
 
+/// The band along a polygon's edges, `depth` of the way toward its centre, as one quad per
+/// edge (the quads share their sides, so no pixel is painted twice).
+fn frame(points: &[(f32, f32)], depth: f32) -> Vec<[(f32, f32); 4]> {
+    let n = points.len().max(1) as f32;
+    let (cx, cy) = points
+        .iter()
+        .fold((0.0, 0.0), |(x, y), p| (x + p.0 / n, y + p.1 / n));
+    let inner: Vec<(f32, f32)> = points
+        .iter()
+        .map(|p| (p.0 + (cx - p.0) * depth, p.1 + (cy - p.1) * depth))
+        .collect();
+    (0..points.len())
+        .map(|i| {
+            let j = (i + 1) % points.len();
+            [points[i], points[j], inner[j], inner[i]]
+        })
+        .collect()
+}
+
 /// Moves every pixel of a polygon toward `colour` by `t`, keeping what is drawn there.
 fn tint_polygon(img: &mut RgbImage, points: &[(f32, f32)], colour: Rgb8, t: f32) {
     paint_polygon(img, points, |p| palette::mix(p, colour, t));
@@ -357,6 +404,21 @@ fn paint_polygon(img: &mut RgbImage, points: &[(f32, f32)], paint: impl Fn(Rgb8)
     }
 }
 
+/// The text size of a triangle's name.
+fn triangle_name_size(layout: &Layout) -> u32 {
+    ((layout.scale * 0.18) as u32).max(9)
+}
+
+/// The box (left, top, right, bottom, in pixels) the ink of a triangle's name takes in `view`'s
+/// picture; none for squares (named in a corner) or a cell the view does not name.
+pub fn name_box(view: &View, cell: Cell) -> Option<(f32, f32, f32, f32)> {
+    let layout = layout(view);
+    let anchor = layout.name_anchor(cell)?;
+    let (_, name) = view.square_names.iter().find(|(c, _)| *c == cell)?;
+    let ink = Ink::new(triangle_name_size(&layout), false, palette::INK);
+    Some(text::centred_ink_box(name, anchor, ink))
+}
+
 /// Square names (checkers' numbers), small and faint in the top left corner of their cells as
 /// the viewer sees them: upright, whichever way the board is turned.
 fn draw_square_names(img: &mut RgbImage, board: &Board, layout: &Layout, names: &[(Cell, String)]) {
@@ -366,7 +428,12 @@ fn draw_square_names(img: &mut RgbImage, board: &Board, layout: &Layout, names: 
         if let Some(anchor) = layout.name_anchor(*cell) {
             // Triangles: inside, just above the base, a little darker to read at its size.
             let ink = palette::mix(cell_colour(board, *cell), palette::INK, 0.55);
-            text::draw_centred(img, name, anchor, Ink::new(size.max(9), false, ink));
+            text::draw_centred(
+                img,
+                name,
+                anchor,
+                Ink::new(triangle_name_size(layout), false, ink),
+            );
             continue;
         }
         let (left, top) = layout
@@ -498,6 +565,13 @@ fn draw_figure(img: &mut RgbImage, layout: &Layout, placed: &Placed, view: &View
     // Where a number is written (its centre and text size): the middle of the checker.
     let mut number_at = ((cx, cy), cell * 0.34);
     match &placed.figure {
+        // A dead piece is greyed: it plays no more and is part of the board.
+        Figure::Chess(role) if placed.markers.contains(&Marker::Dead) => sprite::sprite(
+            Kind::Chess(*role),
+            army,
+            (cell * 0.9) as u32,
+        )
+        .draw_centred_faded(img, (cx, cy), palette::DEAD, 0.6),
         Figure::Chess(role) => {
             sprite::sprite(Kind::Chess(*role), army, (cell * 0.9) as u32).draw_centred(img, cx, cy)
         }
@@ -578,6 +652,8 @@ fn draw_figure(img: &mut RgbImage, layout: &Layout, placed: &Placed, view: &View
             Marker::MirrorSide => {
                 sprite::sprite(Kind::Mirror, 0, marker).draw_centred(img, cx + corner, cy + corner)
             }
+            // Drawn with the figure itself.
+            Marker::Dead => {}
             Marker::Adrenaline(count) => {
                 let (bx, by) = (cx + corner, cy - corner);
                 sprite::sprite(Kind::Badge, 0, marker).draw_centred(img, bx, by);
@@ -592,14 +668,35 @@ fn draw_figure(img: &mut RgbImage, layout: &Layout, placed: &Placed, view: &View
     }
 }
 
-/// Players (each with their army's colour, the ones to act marked) and the state of play.
-fn draw_caption(img: &mut RgbImage, layout: &Layout, view: &View) {
-    let max_x = layout.width as f32 - 8.0;
-    let mut x = 10.0;
-    let baseline = 20.0;
-    // Who sits where: one entry per player, or per player and army where the game says, as
-    // (player, army, name, what follows the name: side and standing).
-    let entries: Vec<(Seat, Seat, String, String)> = if view.table.is_empty() {
+/// One player's entry in the caption: the player, the army whose colour marks it, the name
+/// and what follows the name (side and standing).
+type Entry = (Seat, Seat, String, String);
+
+/// Room each entry takes besides its text: the marker for the one to act, the army's man and
+/// the gap after it.
+const ENTRY_FIXED_PX: f32 = 42.0;
+/// The widest a name is drawn; longer names are cut there, and still read.
+const NAME_MAX_PX: f32 = 190.0;
+/// The height of each further line of the caption's players.
+const CAPTION_LINE_PX: u32 = 22;
+
+/// How the caption is set: its entries, their text size, and which entries go on each line.
+struct Caption {
+    entries: Vec<Entry>,
+    size: u32,
+    lines: Vec<Vec<usize>>,
+}
+
+impl Caption {
+    /// How much taller than one line of players the caption is.
+    fn extra_px(&self) -> u32 {
+        self.lines.len().saturating_sub(1) as u32 * CAPTION_LINE_PX
+    }
+}
+
+/// Who sits where: one entry per player, or per player and army where the game says.
+fn caption_entries(view: &View) -> Vec<Entry> {
+    if view.table.is_empty() {
         (0..view.players.len())
             .map(|i| {
                 (
@@ -626,42 +723,88 @@ fn draw_caption(img: &mut RgbImage, layout: &Layout, view: &View) {
                 (line.player, line.army, name, suffix)
             })
             .collect()
-    };
-    // Four players with names and sides may not fit in one line: the text gets smaller, then
-    // the names (never the sides, which tell two players of one colour apart) are shortened,
-    // so that every player keeps a place in the caption.
-    let fixed = 42.0;
-    let room = max_x - x;
-    let width = |entry: &(Seat, Seat, String, String), size: u32| {
+    }
+}
+
+/// Sets the caption for an image `width` wide: every player on one line if they fit with
+/// slightly smaller text; else over as many lines as it takes, so that every player keeps a
+/// place and a readable name however many play.
+fn plan_caption(view: &View, width: u32) -> Caption {
+    let entries = caption_entries(view);
+    let room = width as f32 - 18.0;
+    let entry_width = |entry: &Entry, size: u32| {
         let bold = view.to_act.contains(&entry.0);
-        text::width(&entry.2, size, bold) + text::width(&entry.3, size, bold)
+        ENTRY_FIXED_PX
+            + text::width(&entry.2, size, bold).min(NAME_MAX_PX)
+            + text::width(&entry.3, size, bold)
     };
-    let fits = |size: u32| entries.iter().map(|e| fixed + width(e, size)).sum::<f32>() <= room;
-    let chosen = [15, 14, 13, 12, 11].into_iter().find(|&s| fits(s));
-    let size = chosen.unwrap_or(11);
-    let share = room / entries.len().max(1) as f32 - fixed;
-    for (seat, army, name, suffix) in &entries {
-        let (seat, army) = (*seat, *army);
-        let acting = view.to_act.contains(&seat);
-        if acting {
-            text::draw(
-                img,
-                "▶",
-                (x, baseline),
-                Ink::new(13, false, palette::GOLD),
-                max_x,
-            );
-        }
-        x += 16.0;
-        sprite::sprite(Kind::Man, view.colour_of(army), 16).draw_centred(img, x, baseline - 5.0);
-        x += 12.0;
-        let ink = Ink::new(size, acting, palette::CAPTION);
-        let name_end = match chosen {
-            Some(_) => max_x,
-            None => (x + share - text::width(suffix, size, acting)).min(max_x),
+    let one_line = |size: u32| entries.iter().map(|e| entry_width(e, size)).sum::<f32>() <= room;
+    if let Some(size) = [15, 14, 13, 12].into_iter().find(|&s| one_line(s)) {
+        let lines = vec![(0..entries.len()).collect()];
+        return Caption {
+            entries,
+            size,
+            lines,
         };
-        x = text::draw(img, name, (x, baseline), ink, name_end);
-        x = text::draw(img, suffix, (x, baseline), ink, max_x) + 14.0;
+    }
+    let size = 14;
+    let mut lines: Vec<Vec<usize>> = Vec::new();
+    let mut used = 0.0;
+    for (i, entry) in entries.iter().enumerate() {
+        let w = entry_width(entry, size);
+        if lines.is_empty() || used + w > room {
+            lines.push(Vec::new());
+            used = 0.0;
+        }
+        used += w;
+        if let Some(line) = lines.last_mut() {
+            line.push(i);
+        }
+    }
+    Caption {
+        entries,
+        size,
+        lines,
+    }
+}
+
+/// Players (each with their army's colour, the ones to act marked) and the state of play.
+fn draw_caption(img: &mut RgbImage, layout: &Layout, view: &View, caption: &Caption) {
+    let max_x = layout.width as f32 - 8.0;
+    let size = caption.size;
+    let mut baseline = 20.0;
+    for (n, line) in caption.lines.iter().enumerate() {
+        if n > 0 {
+            baseline += CAPTION_LINE_PX as f32;
+        }
+        let mut x = 10.0;
+        for &i in line {
+            let (seat, army, name, suffix) = &caption.entries[i];
+            let (seat, army) = (*seat, *army);
+            let acting = view.to_act.contains(&seat);
+            if acting {
+                text::draw(
+                    img,
+                    "▶",
+                    (x, baseline),
+                    Ink::new(13, false, palette::GOLD),
+                    max_x,
+                );
+            }
+            x += 16.0;
+            sprite::sprite(Kind::Man, view.colour_of(army), 16).draw_centred(
+                img,
+                x,
+                baseline - 5.0,
+            );
+            x += 12.0;
+            let ink = Ink::new(size, acting, palette::CAPTION);
+            // A name too long to read whole is cut; the side after it never is, as it tells
+            // two players of one colour apart.
+            let name_end = (x + NAME_MAX_PX).min(max_x - text::width(suffix, size, acting));
+            x = text::draw(img, name, (x, baseline), ink, name_end);
+            x = text::draw(img, suffix, (x, baseline), ink, max_x) + 14.0;
+        }
     }
     let status = format!("{}  ·  move {}", view.status, view.move_number);
     text::draw(
@@ -671,4 +814,35 @@ fn draw_caption(img: &mut RgbImage, layout: &Layout, view: &View) {
         Ink::new(14, false, palette::COORDINATE),
         max_x,
     );
+}
+
+#[cfg(test)]
+mod caption_tests {
+    use super::*;
+
+    /// Eight players' entries are set whole, each once, over lines that each fit the picture.
+    #[test]
+    fn eight_players_keep_their_whole_names_over_several_lines() {
+        let betza = engine::registry::variant("betza").unwrap();
+        let state = betza.setup(&engine::game::Options::new(), 8, 0).unwrap();
+        let mut view = betza.view(&state, engine::view::Viewer::Spectator).unwrap();
+        view.players = (1..=8).map(|i| format!("player number {i}")).collect();
+        let width = prepared(&view).layout.width;
+        let caption = plan_caption(&view, width);
+        assert!(caption.lines.len() > 1, "{:?}", caption.lines);
+        assert_eq!(caption.lines.concat(), (0..8).collect::<Vec<usize>>());
+        for line in &caption.lines {
+            let used: f32 = line
+                .iter()
+                .map(|&i| {
+                    let (seat, _, name, suffix) = &caption.entries[i];
+                    let bold = view.to_act.contains(seat);
+                    let name = text::width(name, caption.size, bold);
+                    assert!(name <= NAME_MAX_PX, "entry {i}'s name is cut");
+                    ENTRY_FIXED_PX + name + text::width(suffix, caption.size, bold)
+                })
+                .sum();
+            assert!(used <= width as f32 - 18.0, "{line:?} is {used} wide");
+        }
+    }
 }

@@ -19,6 +19,8 @@ pub const GOLD: Rgb8 = [0xe8, 0xb9, 0x23];
 pub const TAR: Rgb8 = [0x14, 0x14, 0x14];
 pub const ADRENALINE: Rgb8 = [0xd6, 0x28, 0x28];
 pub const MIRROR: Rgb8 = [0xb8, 0xc4, 0xd0];
+/// What dead pieces fade toward (Trimens): stone grey, part of the board.
+pub const DEAD: Rgb8 = [0x8c, 0x8c, 0x8c];
 pub const INK: Rgb8 = [0x10, 0x10, 0x10];
 pub const PAPER: Rgb8 = [0xfa, 0xfa, 0xfa];
 /// The back of a card, and the panel inside its border.

@@ -35,8 +35,34 @@ impl Sprite {
         self.draw_at(img, x0, y0);
     }
 
+    /// Draws the sprite centred on (cx, cy) with its colours moved toward `toward` by `t`: a
+    /// figure greyed out.
+    pub fn draw_centred_faded(
+        &self,
+        img: &mut RgbImage,
+        (cx, cy): (f32, f32),
+        toward: Rgb8,
+        t: f32,
+    ) {
+        let x0 = (cx - self.width as f32 / 2.0).round() as i32;
+        let y0 = (cy - self.height as f32 / 2.0).round() as i32;
+        self.draw_recoloured(img, x0, y0, |c| palette::mix(c, toward, t));
+    }
+
     /// Draws the sprite with its top-left corner at (x0, y0).
     pub fn draw_at(&self, img: &mut RgbImage, x0: i32, y0: i32) {
+        self.draw_recoloured(img, x0, y0, |c| c);
+    }
+
+    /// Draws the sprite with its top-left corner at (x0, y0), each colour passed through
+    /// `recolour`.
+    fn draw_recoloured(
+        &self,
+        img: &mut RgbImage,
+        x0: i32,
+        y0: i32,
+        recolour: impl Fn(Rgb8) -> Rgb8,
+    ) {
         let (iw, ih) = (img.width() as i32, img.height() as i32);
         for sy in 0..self.height as i32 {
             let y = y0 + sy;
@@ -52,12 +78,13 @@ impl Sprite {
                 if a == 0 {
                     continue;
                 }
+                let colour = recolour([r, g, b]);
                 let dst = img.get_pixel_mut(x as u32, y as u32);
                 if a == 255 {
-                    dst.0 = [r, g, b];
+                    dst.0 = colour;
                 } else {
                     let t = a as f32 / 255.0;
-                    dst.0 = palette::mix(dst.0, [r, g, b], t);
+                    dst.0 = palette::mix(dst.0, colour, t);
                 }
             }
         }

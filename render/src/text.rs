@@ -80,6 +80,29 @@ pub fn draw_centred(img: &mut RgbImage, text: &str, (cx, cy): (f32, f32), ink: I
     draw(img, text, (cx - w / 2.0, baseline), ink, f32::MAX);
 }
 
+/// The box (left, top, right, bottom, in pixels) that the ink of `text` covers when
+/// [`draw_centred`] writes it centred on (cx, cy).
+pub fn centred_ink_box(text: &str, (cx, cy): (f32, f32), ink: Ink) -> (f32, f32, f32, f32) {
+    let w = width(text, ink.size, ink.bold);
+    let baseline = (cy + ink.size as f32 * 0.36).round() as i32;
+    let mut pen = cx - w / 2.0;
+    let (mut left, mut top, mut right, mut bottom) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
+    for c in text.chars() {
+        let g = glyph(c, ink.size, ink.bold);
+        if g.width > 0 && g.height > 0 {
+            // As `stamp` places it.
+            let x0 = (pen.round() as i32 + g.left) as f32;
+            let y0 = (baseline + g.top) as f32;
+            left = left.min(x0);
+            top = top.min(y0);
+            right = right.max(x0 + g.width as f32);
+            bottom = bottom.max(y0 + g.height as f32);
+        }
+        pen += g.advance;
+    }
+    (left, top, right, bottom)
+}
+
 /// Draws `text` centred on (cx, cy), ringed one pixel wide in `halo` so that it reads on any
 /// colour, even where it spills over onto another.
 pub fn draw_centred_outlined(

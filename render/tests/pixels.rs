@@ -7,7 +7,7 @@ use engine::board::{Board, Cell, SquareBoard, Wrap, CUT_THROAT_CORNERS};
 use engine::chess::{Role, Seat};
 use engine::game::Options;
 use engine::registry;
-use engine::view::{Figure, Layer, Marker, Placed, View, Viewer};
+use engine::view::{CardRow, Figure, Layer, Marker, Placed, View, Viewer};
 use image::RgbImage;
 use render::palette::{self, Rgb8};
 
@@ -633,4 +633,212 @@ fn a_board_of_triangles_turns_to_each_player_with_figures_and_numbers_inside() {
         let anchor = layout.name_anchor(rook).unwrap();
         assert!(inside(anchor), "seat {seat}: the number is inside");
     }
+}
+
+/// A row of cards longer than the board is wide wraps: every card shows, none is dropped
+/// (Cooperative Chess's line, where captures are decided, often holds twenty cards; the
+/// newest, at its end, matter most).
+#[test]
+fn a_long_row_of_cards_wraps_and_shows_every_card() {
+    let backs = |n: usize| {
+        let mut view = chess_view(None, Viewer::Spectator);
+        view.cards = vec![CardRow {
+            title: "Line".into(),
+            cards: vec![None; n],
+        }];
+        render::render_image(&view)
+    };
+    let inner = |img: &RgbImage| {
+        img.pixels()
+            .filter(|p| close(p.0, palette::CARD_BACK_INNER, 2))
+            .count()
+    };
+    let base = inner(&render::render_image(&chess_view(None, Viewer::Spectator)));
+    let one = backs(1);
+    let per_card = inner(&one) - base;
+    assert!(per_card > 0, "a card back is drawn");
+    for n in [13, 14, 20, 30] {
+        let img = backs(n);
+        assert_eq!(
+            inner(&img) - base,
+            n * per_card,
+            "{n} cards, each drawn whole"
+        );
+        assert_eq!(img.width(), one.width(), "the image does not widen");
+    }
+    assert!(
+        backs(20).height() > one.height(),
+        "a long row takes more lines"
+    );
+}
+
+/// Every seat of every game on triangles (Trimens, Tri-Chess, Tri-Chek, Tri-Stax and
+/// Tri-Queens, each with every number of players): each figure stands in the middle of its own
+/// triangle as that seat sees it (inside it, centred left to right), and each triangle's
+/// number is written wholly inside it. On boards turned by 60, 120, 240 or 300 degrees figures
+/// once sat by a corner and numbers across the edge between two triangles ("76 57").
+#[test]
+fn on_every_turned_triangle_board_figures_and_numbers_stay_inside_their_triangles() {
+    let inside = |poly: &[(f32, f32)], p: (f32, f32)| {
+        let sign =
+            |a: (f32, f32), b: (f32, f32)| (b.0 - a.0) * (p.1 - a.1) - (b.1 - a.1) * (p.0 - a.0);
+        let s: Vec<f32> = (0..poly.len())
+            .map(|i| sign(poly[i], poly[(i + 1) % poly.len()]))
+            .collect();
+        s.iter().all(|x| *x >= 0.0) || s.iter().all(|x| *x <= 0.0)
+    };
+    let mut views = 0;
+    for id in [
+        "trimens",
+        "tri-chess",
+        "tri-checkers",
+        "tri-stax",
+        "tri-queens",
+    ] {
+        let game = registry::variant(id).unwrap();
+        for &seats in game.info().seat_counts {
+            let state = game.setup(&Options::new(), seats, 0).unwrap();
+            for seat in 0..seats as u8 {
+                let view = game.view(&state, Viewer::Seat(Seat(seat))).unwrap();
+                let layout = render::layout(&view);
+                let board = view.board.clone();
+                assert!(!view.figures.is_empty() && !view.square_names.is_empty());
+                for placed in &view.figures {
+                    let poly = layout.polygon(&board, placed.cell);
+                    let at = layout.figure_centre(placed.cell);
+                    let label = board.label(placed.cell);
+                    assert!(
+                        inside(&poly, at),
+                        "{id} {seats} seat {seat}: the figure on {label} is outside it"
+                    );
+                    let centre_x = poly.iter().map(|p| p.0).sum::<f32>() / poly.len() as f32;
+                    assert!(
+                        (at.0 - centre_x).abs() < 0.5,
+                        "{id} {seats} seat {seat}: the figure on {label} stands off to the side"
+                    );
+                }
+                for (cell, name) in &view.square_names {
+                    let poly = layout.polygon(&board, *cell);
+                    let (l, t, r, b) = render::name_box(&view, *cell).unwrap();
+                    for corner in [(l, t), (r, t), (l, b), (r, b)] {
+                        assert!(
+                            inside(&poly, corner),
+                            "{id} {seats} seat {seat}: the number {name} crosses its triangle's \
+                             edge ({l}, {t})-({r}, {b})"
+                        );
+                    }
+                }
+                views += 1;
+            }
+        }
+    }
+    assert!(views >= 40, "{views} views");
+}
+
+/// Trimens' dead pieces "become a part of the playing board": drawn greyed, not in their
+/// army's colours as live pieces are.
+#[test]
+fn dead_pieces_are_drawn_greyed() {
+    let board = engine::board::BoardSpec::Trimens { seats: 3 }.build();
+    let rook = board
+        .cells()
+        .find(|&c| board.frame_coord(0, c) == Some((0, 1)))
+        .unwrap();
+    let mut live = Placed::new(rook, Seat(0), Figure::Chess(Role::Rook));
+    let alive = synthetic(board.clone(), Seat(0), vec![live.clone()]);
+    live.markers.push(Marker::Dead);
+    let dead = synthetic(board.clone(), Seat(0), vec![live]);
+    let layout = render::layout(&alive);
+    let (fx, fy) = layout.figure_centre(rook);
+    let army = render::army_colours(0);
+    let count = |view: &View| {
+        let img = render::render_image(view);
+        (-8..=8)
+            .flat_map(|dy| (-8..=8).map(move |dx| (dx, dy)))
+            .filter(|(dx, dy)| {
+                let px = img
+                    .get_pixel((fx as i32 + dx) as u32, (fy as i32 + dy) as u32)
+                    .0;
+                close(px, army.fill, 6) || close(px, army.stroke, 6)
+            })
+            .count()
+    };
+    assert!(
+        count(&alive) > 10,
+        "the live rook is drawn in White's colours"
+    );
+    assert_eq!(count(&dead), 0, "the dead rook is greyed");
+    assert_ne!(
+        render::render_image(&dead).as_raw(),
+        render::render_image(&without_figures(&dead)).as_raw(),
+        "and still drawn"
+    );
+}
+
+/// The view without its figures.
+fn without_figures(view: &View) -> View {
+    let mut empty = view.clone();
+    empty.figures.clear();
+    empty
+}
+
+/// Betza's game for eight players: the caption takes as many lines as it needs, so every seat
+/// keeps its place, its army's colour and a readable name (on one line the names all became
+/// "…" and the last players, the one to act among them, fell off the picture).
+#[test]
+fn a_caption_for_eight_players_wraps_and_keeps_every_seat() {
+    let betza = registry::variant("betza").unwrap();
+    let state = betza.setup(&Options::new(), 8, 0).unwrap();
+    let mut view = betza.view(&state, Viewer::Seat(Seat(7))).unwrap();
+    view.players = (1..=8).map(|i| format!("player number {i}")).collect();
+    view.to_act = vec![Seat(7)];
+    let layout = render::layout(&view);
+    let img = render::render_image(&view);
+    assert_eq!((img.width(), img.height()), (layout.width, layout.height));
+    let top = layout.board_rect.1 as u32;
+    assert!(
+        top > 46 + 30,
+        "the caption takes more than one line: the board starts at {top}"
+    );
+    let in_caption = |colour: Rgb8| {
+        (0..top)
+            .flat_map(|y| (0..layout.width).map(move |x| (x, y)))
+            .filter(|&(x, y)| close(img.get_pixel(x, y).0, colour, 6))
+            .count()
+    };
+    for army in 2..8 {
+        assert!(
+            in_caption(render::army_colours(army).fill) > 10,
+            "army {army} has its place in the caption"
+        );
+    }
+    assert!(
+        in_caption(palette::GOLD) > 5,
+        "the last seat, to act, is marked"
+    );
+}
+
+/// Shadow Chess: a square both shaded and part of the last move keeps its shade inside and is
+/// ringed in the last move's colour (tinted both ways at once it read as an unshaded square).
+#[test]
+fn a_shaded_square_of_the_last_move_keeps_its_shade() {
+    let board = Arc::new(SquareBoard::new(8, 8).seats_facing(&[0, 2]).build());
+    let g4 = board.cell("g4").unwrap();
+    let mut view = synthetic(board.clone(), Seat(0), vec![]);
+    view.last_move = vec![g4];
+    view.tinted = vec![(g4, Seat(0))];
+    let img = render::render_image(&view);
+    let layout = render::layout(&view);
+    let base = match board.shade(g4) {
+        engine::board::Shade::Light => palette::LIGHT_CELL,
+        engine::board::Shade::Dark => palette::DARK_CELL,
+    };
+    let shaded = palette::mix(base, palette::SHADED, 0.45);
+    let (cx, cy) = layout.cell_centre(g4);
+    assert_eq!(pixel(&img, (cx, cy)), shaded, "the shade inside");
+    assert_eq!(
+        pixel(&img, (cx - layout.scale * 0.45, cy - layout.scale * 0.45)),
+        palette::mix(shaded, palette::LAST_MOVE, 0.75),
+        "the last move's ring"
+    );
 }

@@ -292,6 +292,7 @@ fn a_hundred_games_of_the_tri_checkers_games_each_way() {
                 "numbers=on",
             ],
         ),
+        (5, vec![]),
         (6, vec![]),
         (6, partners("teams=AD-BE-CF")),
         (6, vec!["mode=partners", "teams=ACE-BDF", "layout=mixed"]),

@@ -312,7 +312,7 @@ impl Move {
 // ---- the ways of playing --------------------------------------------------------------------
 
 /// One turn: the armies whose pieces may move, and the armies whose turn it counts as (whose en
-/// passant chances it uses up).
+/// passant chances it uses up, and whose kings it must free from check).
 struct Turn {
     movers: Vec<usize>,
     owners: Vec<usize>,
@@ -539,8 +539,11 @@ impl Mode {
                     Some(p) if self.enemies(army, p.army) => push(to, true, None, None),
                     Some(_) => {}
                     None => {
+                        // "an opponent's pawn situated on an adjoining square of an adjacent
+                        // file may capture it": beside the pawn that stepped.
                         let chance = pos.en_passant.iter().find(|e| {
                             e.passed.contains(&to)
+                                && ORTHOGONAL.iter().any(|&d| add(from, d) == e.pawn)
                                 && e.waiting & (1 << army) != 0
                                 && self.enemies(army, e.army)
                                 && pos.at(e.pawn).is_some_and(|p| {
@@ -622,26 +625,34 @@ impl Mode {
         after
     }
 
-    /// The legal moves of a turn where `movers` may move, with the position after each. A move
-    /// must leave its own king safe and put no king of its team in check that was not already;
-    /// moving several armies, it must also free every one of them in check (or, if no move
-    /// can, at least one).
-    fn legal(&self, pos: &Position, movers: &[usize]) -> Vec<(Move, Position)> {
+    /// The legal moves of a turn, with the position after each: any of its movers' pieces may
+    /// move. A move must leave its own king safe and put no king of its team in check that was
+    /// not already; moving several armies, it must also free every king of the turn's owners in
+    /// check (or, if no move can, at least one). A partner's king whose pieces the owner may
+    /// move (partner-moves) need not be freed: "obliged—but not required—to alleviate the
+    /// check".
+    fn legal(&self, pos: &Position, turn: &Turn) -> Vec<(Move, Position)> {
         let checked: Vec<bool> = (0..4).map(|a| self.in_check(pos, a)).collect();
         let mut moves = Vec::new();
-        for &army in movers {
+        for &army in &turn.movers {
+            let own = turn.owners.contains(&army);
             for m in self.pseudo_moves(pos, army) {
                 let after = self.apply(pos, &m);
                 let safe = (0..4)
                     .filter(|&b| !self.enemies(army, b))
-                    .all(|b| (b != army && checked[b]) || !self.in_check(&after, b));
+                    .all(|b| ((b != army || !own) && checked[b]) || !self.in_check(&after, b));
                 if safe {
                     moves.push((m, after));
                 }
             }
         }
-        let in_check: Vec<usize> = movers.iter().copied().filter(|&a| checked[a]).collect();
-        if movers.len() > 1 && !in_check.is_empty() {
+        let in_check: Vec<usize> = turn
+            .owners
+            .iter()
+            .copied()
+            .filter(|&a| checked[a])
+            .collect();
+        if turn.movers.len() > 1 && !in_check.is_empty() {
             let frees_all = |after: &Position| in_check.iter().all(|&a| !self.in_check(after, a));
             if moves.iter().any(|(_, after)| frees_all(after)) {
                 moves.retain(|(_, after)| frees_all(after));
@@ -657,7 +668,7 @@ impl Mode {
             return 1;
         }
         let turn = &self.turns[at];
-        let moves = self.legal(pos, &turn.movers);
+        let moves = self.legal(pos, turn);
         if depth == 1 {
             return moves.len() as u64;
         }
@@ -750,7 +761,7 @@ fn describe(game: &dyn AnyGame, state: &AnyState, mode: &Mode) -> String {
         return format!("{json}\n(no position to compare)");
     };
     let mine: Vec<String> = mode
-        .legal(&pos, &mode.turns[at].movers)
+        .legal(&pos, &mode.turns[at])
         .iter()
         .map(|(m, _)| m.text(&pos))
         .collect();
@@ -825,7 +836,7 @@ fn perft_from_the_start_in_every_way_of_taking_turns() {
 /// agree or there is nothing to compare, else both lists.
 fn compare(game: &dyn AnyGame, state: &AnyState, mode: &Mode) -> Option<String> {
     let (pos, at) = mode.read_saved(&game.save(state).unwrap())?;
-    let mine = mode.legal(&pos, &mode.turns[at].movers).len() as u64;
+    let mine = mode.legal(&pos, &mode.turns[at]).len() as u64;
     let engine = game.perft(state, 1).unwrap().unwrap();
     (mine != engine).then(|| {
         format!(

@@ -1001,8 +1001,8 @@ mod half_alice {
 /// Adrenaline Chess: pieces carry checkers, and a turn is a run of actions by one side.
 ///
 /// - Stage Move: an ordinary chess move (no castling if the king or that rook carries
-///   checkers). The moving piece keeps its checkers and adds those of what it takes (en passant
-///   too).
+///   checkers; no two-square step by a pawn that came back to its first row by steps). The
+///   moving piece keeps its checkers and adds those of what it takes (en passant too).
 /// - Stage Steps, if the moved piece now carries checkers: a king's step in any direction onto
 ///   an empty square or onto an enemy piece other than the king (taking it and its checkers),
 ///   each step spending one checker, a pawn stepping onto its last rank promoting (each choice
@@ -1110,6 +1110,8 @@ mod adrenaline {
         pub pos: Position,
         pub checkers: Checkers,
         pub stage: Stage,
+        /// Pawns on their first row again after steps: they have moved, so they step one.
+        pub moved: u64,
     }
 
     impl State {
@@ -1129,6 +1131,9 @@ mod adrenaline {
                 return false;
             };
             for m in pos.pseudo_moves(1 - side) {
+                if m.kind == Kind::Double && self.moved & bit(m.from) != 0 {
+                    continue;
+                }
                 if m.to == king {
                     return true;
                 }
@@ -1171,6 +1176,10 @@ mod adrenaline {
                 set(&mut checkers, rook_to, n);
             }
             set(&mut checkers, m.to, carried);
+            let mut moved = self.moved & !(bit(m.from) | bit(m.to));
+            if let Some(t) = taken {
+                moved &= !bit(t);
+            }
             let stage = if carried > 0 {
                 Stage::Steps {
                     at: m.to,
@@ -1185,6 +1194,7 @@ mod adrenaline {
                 pos,
                 checkers,
                 stage,
+                moved,
             }
         }
 
@@ -1198,6 +1208,9 @@ mod adrenaline {
                 Stage::Move => {
                     let side = pos.turn;
                     for m in pos.pseudo_moves(side) {
+                        if m.kind == Kind::Double && self.moved & bit(m.from) != 0 {
+                            continue;
+                        }
                         out.push((m.text(pos), self.after_move(&m)));
                     }
                     let castlings = pos.castlings(side);
@@ -1269,6 +1282,10 @@ mod adrenaline {
                             next.pos.touch(piece, at, to);
                             set(&mut next.checkers, at, 0);
                             set(&mut next.checkers, to, remaining);
+                            next.moved &= !(bit(at) | bit(to));
+                            if piece.role == Role::Pawn && !promotes && to.1 == pawn_rank(side) {
+                                next.moved |= bit(to);
+                            }
                             next.stage = if remaining > 0 {
                                 Stage::Steps { at: to, captured }
                             } else {
@@ -1528,10 +1545,15 @@ impl Case {
                         }
                     }
                 };
+                let mut moved = 0;
+                for s in v["moved_pawns"].as_array().into_iter().flatten() {
+                    moved |= bit(square(s.as_str().expect("a square")));
+                }
                 Reference::Adrenaline(adrenaline::State {
                     pos,
                     checkers,
                     stage,
+                    moved,
                 })
             }
         })

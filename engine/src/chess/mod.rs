@@ -530,9 +530,10 @@ impl Position {
         &self.ep
     }
 
-    /// The pawn an en passant capture by `us` onto `to` removes, if there is one.
+    /// The pawn an en passant capture by `us`'s pawn on `from` onto `to` removes, if there is
+    /// one.
     #[inline]
-    fn ep_victim(&self, to: Cell, us: usize) -> Option<Cell> {
+    fn ep_victim(&self, from: Cell, to: Cell, us: usize) -> Option<Cell> {
         self.ep
             .iter()
             .rev()
@@ -540,8 +541,21 @@ impl Position {
                 e.waiting & (1 << us) != 0
                     && e.passed(to)
                     && self.squares[e.pawn.index()] & PIECE_BITS == pack(e.army, Role::Pawn)
+                    && (!self.rules.ep_beside || self.beside(from, e.pawn, us))
             })
             .map(|e| e.pawn)
+    }
+
+    /// Whether `from` is one rook step from `pawn`. For a pawn capturing onto the square
+    /// `pawn` just passed, that is standing beside it on the next file: pawns at right angles
+    /// can capture onto that square from a file further off (Superchess's point pawns).
+    #[cold]
+    fn beside(&self, from: Cell, pawn: Cell, us: usize) -> bool {
+        let army = &self.rules.armies[us];
+        army.lines_in_use(self.rules.triangles)
+            .rook
+            .iter()
+            .any(|&d| army.board.step(from, d) == Some(pawn))
     }
 
     /// The pawn move `m` takes en passant, if it does: an en passant move, or a promotion made
@@ -549,7 +563,7 @@ impl Position {
     #[inline]
     fn en_passant_victim(&self, m: Move, us: usize) -> Option<Cell> {
         match m.kind {
-            MoveKind::EnPassant => self.ep_victim(m.to, us),
+            MoveKind::EnPassant => self.ep_victim(m.from, m.to, us),
             MoveKind::Promotion(_) | MoveKind::PromotionFor(..)
                 if !self.ep.is_empty() && self.squares[m.to.index()] == 0 =>
             {
@@ -560,7 +574,7 @@ impl Position {
                 if straight {
                     None
                 } else {
-                    self.ep_victim(m.to, us)
+                    self.ep_victim(m.from, m.to, us)
                 }
             }
             _ => None,
@@ -1081,7 +1095,7 @@ impl Position {
                 if self.is_enemy(v, us) {
                     push(to, MoveKind::Normal, out);
                 } else if v == 0 && !self.ep.is_empty() {
-                    if let Some(pawn) = self.ep_victim(to, us) {
+                    if let Some(pawn) = self.ep_victim(from, to, us) {
                         if self.is_enemy(self.squares[pawn.index()], us) {
                             push(to, MoveKind::EnPassant, out);
                         }

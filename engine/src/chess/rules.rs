@@ -296,6 +296,12 @@ pub struct Rules {
     pub(crate) own_boards: bool,
     /// Whether the pieces have a tri-board's six lines each ([`Triangles`]) rather than four.
     pub(crate) triangles: bool,
+    /// Whether only a pawn standing beside a pawn that made a long step may take it en
+    /// passant. Superchess: "an opponent's pawn situated on an adjoining square of an adjacent
+    /// file may capture it". Elsewhere any pawn whose capture reaches a square the step passed
+    /// may: in orthodox chess only a pawn beside it can, and Adams' Doubles Chess means it
+    /// ("RP x P - N3" from behind the passed squares, at right angles).
+    pub(crate) ep_beside: bool,
 }
 
 impl Rules {
@@ -326,6 +332,7 @@ impl Rules {
         }
         let own_boards = !spec.army_wrap.is_empty();
         let triangles = board.frame(0).lines().rook.len() == Triangles::LINES;
+        let ep_beside = spec.pawns == PawnRule::Superchess;
         let armies = (0..seats)
             .map(|s| {
                 let moves_on = match spec.army_wrap.get(s) {
@@ -346,6 +353,7 @@ impl Rules {
             promotion_roles: vec![Role::Queen, Role::Rook, Role::Bishop, Role::Knight],
             own_boards,
             triangles,
+            ep_beside,
         }
     }
 
@@ -372,6 +380,10 @@ impl Rules {
     /// Cells where a seat's pawns promote.
     pub fn promotion_zone(&self, seat: usize) -> CellSet {
         self.armies[seat].pawn.promotion
+    }
+    /// Cells from which a seat's pawns may step two squares (their first row).
+    pub fn double_step_cells(&self, seat: usize) -> CellSet {
+        self.armies[seat].pawn.double_step
     }
     /// A seat's own back row.
     pub fn home_row(&self, seat: usize) -> CellSet {

@@ -436,10 +436,45 @@ impl Position {
             return format!("{to_label} is occupied by your own {}", own.role.name());
         }
         let pseudo = self.pseudo_legal_moves();
+        // A promotion asked of a piece, or of a pawn whose move there does not promote, is
+        // refused for that, before check is looked at: the move without it may be legal.
+        if p.promotion.is_some() {
+            let is_pawn = |c: &Cell| self.piece_at(*c).map(|q| q.role) == Some(Role::Pawn);
+            if !candidates.iter().any(is_pawn) {
+                let what = self
+                    .piece_at(candidates[0])
+                    .map_or(role_name, |q| q.role.name());
+                return format!("only a pawn can promote, not a {what}");
+            }
+            let arriving: Vec<Move> = pseudo
+                .iter()
+                .copied()
+                .filter(|m| m.to == to && candidates.contains(&m.from) && is_pawn(&m.from))
+                .collect();
+            if let Some(m) = arriving
+                .first()
+                .filter(|_| arriving.iter().all(|m| m.promotion().is_none()))
+            {
+                return format!(
+                    "{} does not promote on {to_label} (a pawn promotes only on its last row)",
+                    self.describe_piece(m.from)
+                );
+            }
+            let army = &self.rules.armies[us.index()];
+            let promotes = army.pawn.promotion.contains(to)
+                || army.side.as_ref().is_some_and(|w| w.promotes(to, true))
+                || army.pawn.capture_promotion.contains(to);
+            if !promotes {
+                return format!(
+                    "only a pawn reaching its last row promotes, and {to_label} is not one for it"
+                );
+            }
+        }
         let reachable: Vec<Move> = pseudo
             .iter()
             .copied()
             .filter(|m| candidates.contains(&m.from) && m.to == to && m.kind != MoveKind::Castle)
+            .filter(|m| p.promotion.is_none() || m.promotion().is_some())
             .collect();
         if let Some(m) = reachable.first() {
             let what = self.describe_piece(m.from);
@@ -448,19 +483,6 @@ impl Position {
             } else {
                 format!("moving {what} to {to_label} would leave your king in check")
             };
-        }
-        if p.promotion.is_some()
-            && !candidates.iter().any(|&c| {
-                let army = &self.rules.armies[us.index()];
-                let promotes = army.pawn.promotion.contains(to)
-                    || army.side.as_ref().is_some_and(|w| w.promotes(to, true))
-                    || army.pawn.capture_promotion.contains(to);
-                promotes && self.piece_at(c).map(|q| q.role) == Some(Role::Pawn)
-            })
-        {
-            return format!(
-                "only a pawn reaching its last row promotes, and {to_label} is not one for it"
-            );
         }
         for &from in &candidates {
             if let Some(blocker) = self.blocker_between(from, to) {

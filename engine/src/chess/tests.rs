@@ -292,6 +292,25 @@ fn refusals_say_why() {
     let check = pos("4k3/8/8/8/8/4r3/8/1N2K3 w - - 0 1");
     let e = check.parse_move("Nc3").unwrap_err().to_string();
     assert!(e.contains("your king is in check"), "{e}");
+    // A promotion asked of a move that cannot promote says so, not that the king is exposed
+    // (Nf3 and e4 themselves are legal).
+    assert_eq!(
+        why("Nf3=Q"),
+        "Nf3=Q is not legal: only a pawn can promote, not a knight"
+    );
+    assert_eq!(
+        why("g1f3q"),
+        "g1f3q is not legal: only a pawn can promote, not a knight"
+    );
+    assert_eq!(
+        why("e4=Q"),
+        "e4=Q is not legal: your pawn on e2 does not promote on e4 (a pawn promotes only on its \
+         last row)"
+    );
+    // A pinned pawn's promotion is refused for the pin.
+    let pinned = pos("7k/K2P3r/8/8/8/8/8/8 w - - 0 1");
+    let e = pinned.parse_move("d8=Q").unwrap_err().to_string();
+    assert!(e.contains("would leave your king in check"), "{e}");
 }
 
 #[test]

@@ -82,6 +82,10 @@ pub struct AdrenalineState {
     repetitions: Vec<u64>,
     last_move: Vec<Cell>,
     seed: u64,
+    /// Pawns standing on their first row again after extra steps: they have moved, so they
+    /// may not step two squares ("all the regular chess rules apply").
+    #[serde(default, with = "squares", skip_serializing_if = "Vec::is_empty")]
+    moved_pawns: Vec<Cell>,
 }
 
 fn chess_board() -> std::sync::Arc<crate::board::Board> {
@@ -102,6 +106,31 @@ mod square {
         chess_board()
             .cell(&label)
             .ok_or_else(|| serde::de::Error::custom(format!("no square {label}")))
+    }
+}
+
+/// Squares stored by their names.
+mod squares {
+    use super::*;
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(cells: &[Cell], s: S) -> Result<S::Ok, S::Error> {
+        let board = chess_board();
+        let labels: Vec<&str> = cells.iter().map(|c| board.label(*c)).collect();
+        labels.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Cell>, D::Error> {
+        let board = chess_board();
+        let labels = Vec::<String>::deserialize(d)?;
+        labels
+            .iter()
+            .map(|label| {
+                board
+                    .cell(label)
+                    .ok_or_else(|| serde::de::Error::custom(format!("no square {label}")))
+            })
+            .collect()
     }
 }
 
@@ -155,8 +184,14 @@ fn distance(pos: &Position, a: Cell, b: Cell) -> u32 {
 
 /// Whether `seat`'s king could be taken by the other side's next turn: by a regular capture,
 /// or by a regular move followed by extra king steps paid with the mover's checkers and those
-/// of everything it captures on the way.
-pub(crate) fn king_threatened(pos: &Position, charges: &[u8], seat: Seat) -> bool {
+/// of everything it captures on the way. `moved_pawns` stand on their first row but may not
+/// step two.
+pub(crate) fn king_threatened(
+    pos: &Position,
+    charges: &[u8],
+    moved_pawns: &[Cell],
+    seat: Seat,
+) -> bool {
     let Some(king) = pos.king(seat) else {
         return false;
     };
@@ -178,6 +213,9 @@ pub(crate) fn king_threatened(pos: &Position, charges: &[u8], seat: Seat) -> boo
     let mut seen: Vec<(Cell, Cell)> = Vec::new();
     for m in attacker.pseudo_legal_moves() {
         if m.kind == MoveKind::Castle || seen.contains(&(m.from, m.to)) {
+            continue;
+        }
+        if m.kind == MoveKind::DoubleStep && moved_pawns.contains(&m.from) {
             continue;
         }
         seen.push((m.from, m.to));
@@ -313,7 +351,7 @@ impl AdrenalineState {
     }
 
     fn king_safe(&self, seat: Seat) -> bool {
-        !king_threatened(&self.position, &self.adrenaline, seat)
+        !king_threatened(&self.position, &self.adrenaline, &self.moved_pawns, seat)
     }
 
     /// The state after an action known to be well formed (legality is asked separately).
@@ -329,6 +367,7 @@ impl AdrenalineState {
             repetitions: Vec::new(),
             last_move: Vec::new(),
             seed: self.seed,
+            moved_pawns: self.moved_pawns.clone(),
         };
         next.do_action(action);
         next
@@ -344,6 +383,9 @@ impl AdrenalineState {
                 if let Some(v) = victim {
                     self.adrenaline[v.index()] = 0;
                 }
+                // A pawn back on its first row leaves it by this move, or is taken.
+                self.moved_pawns
+                    .retain(|&c| c != m.from && Some(c) != victim);
                 let lands = match m.kind {
                     MoveKind::Castle => None,
                     _ => Some(m.to),
@@ -376,6 +418,17 @@ impl AdrenalineState {
                 });
                 self.position.set_piece(at, None);
                 self.position.set_piece(to, landed);
+                self.moved_pawns.retain(|&c| c != at && c != to);
+                if let Some(p) = mover.filter(|p| p.role == Role::Pawn && promotion.is_none()) {
+                    if self
+                        .position
+                        .rules()
+                        .double_step_cells(p.seat.index())
+                        .contains(to)
+                    {
+                        self.moved_pawns.push(to);
+                    }
+                }
                 if victim.is_some() || mover.is_some_and(|p| p.role == Role::Pawn) {
                     let full = self.position.fullmoves();
                     self.position.set_counters(0, full);
@@ -447,6 +500,12 @@ impl AdrenalineState {
     fn refusal(&self, action: Action) -> Option<&'static str> {
         let us = self.actor();
         if let Action::Move(m) = action {
+            if m.kind == MoveKind::DoubleStep && self.moved_pawns.contains(&m.from) {
+                return Some(
+                    "a pawn steps two squares only on its first move, and this one has moved (it \
+                     came back to its first row by extra steps)",
+                );
+            }
             if m.kind == MoveKind::Castle {
                 if self.adrenaline[m.from.index()] > 0 || self.adrenaline[m.to.index()] > 0 {
                     return Some("no castling while the king or that rook carries adrenaline");
@@ -458,7 +517,7 @@ impl AdrenalineState {
                 let unsafe_path = crossed.iter().any(|&c| {
                     c != m.to
                         && self.position.check_if_king_stood(us, c, |p| {
-                            king_threatened(p, &self.adrenaline, us)
+                            king_threatened(p, &self.adrenaline, &self.moved_pawns, us)
                         })
                 });
                 if unsafe_path {
@@ -507,6 +566,11 @@ impl AdrenalineState {
                 key = key.rotate_left(5)
                     ^ ((i as u64) << 8 | *n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
             }
+        }
+        // A pawn that may no longer step two makes a different position, as a lost castling
+        // right does; XOR keeps the key independent of the list's order.
+        for cell in &self.moved_pawns {
+            key ^= (cell.index() as u64 + 0x100).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
         }
         key
     }
@@ -766,8 +830,9 @@ impl Game for Adrenaline {
                     placement) must leave your king out of check, and an action is refused if \
                     the turn could not then end with your king safe; the king may be given \
                     adrenaline too; the supply of checkers is not limited to the set's 24; a \
-                    pawn back on its starting rank by extra steps may step two again; only two \
-                    bare kings draw by material.",
+                    pawn back on its starting rank by extra steps has moved, so it may not step \
+                    two again (the two-square step is a pawn's first move only); only two bare \
+                    kings draw by material.",
             source: "Don Kirkby, Chess Kit (Adrenaline Chess)",
         })
     }
@@ -788,6 +853,7 @@ impl Game for Adrenaline {
             repetitions: Vec::new(),
             last_move: Vec::new(),
             seed,
+            moved_pawns: Vec::new(),
         };
         state.repetitions.push(state.repetition_key());
         Ok(state)
@@ -904,6 +970,11 @@ impl Game for Adrenaline {
         }
         view.last_move = state.last_move.clone();
         let actor = state.actor();
+        // Black's regular move has already advanced the move number; the caption keeps the
+        // move under way until Black's turn ends, as the record does.
+        if state.stage != Stage::Move && actor == Seat::BLACK {
+            view.move_number = pos.fullmoves().saturating_sub(1).max(1);
+        }
         let in_check = state.stage == Stage::Move && !state.king_safe(actor);
         if in_check {
             view.checks = pos.king(actor).into_iter().collect();

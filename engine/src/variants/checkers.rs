@@ -84,7 +84,8 @@ pub enum CheckersAction {
     InvokeFortyMoves,
 }
 
-/// Moves without a jump, after the 40-move option is invoked, that end the game.
+/// Moves of each player without a jump, after the 40-move option is invoked, that end the
+/// game: counted per player, as checkers counts its forty moves.
 pub const FORTY_MOVES: u32 = 40;
 
 /// Checkers.
@@ -389,6 +390,12 @@ impl CheckersState {
                 .all(|c| c.king)
     }
 
+    /// The moves in all, without a jump, that end the game under the 40-move option: forty of
+    /// each player still in (the book's "if 40 moves are made", counted as checkers counts).
+    fn forty_limit(&self) -> u32 {
+        FORTY_MOVES * self.in_play().len() as u32
+    }
+
     /// The end under the 40-move option: each player (or team) scores his pieces left.
     fn forty_moves_outcome(&self) -> Outcome {
         let pos = &self.position;
@@ -415,7 +422,7 @@ impl CheckersState {
     fn outcome(&self) -> Option<Outcome> {
         let pos = &self.position;
         let in_play = self.in_play();
-        if self.forty.is_some_and(|n| n >= FORTY_MOVES) {
+        if self.forty.is_some_and(|n| n >= self.forty_limit()) {
             return Some(self.forty_moves_outcome());
         }
         if pos.seat_count() > 2 {
@@ -452,7 +459,7 @@ impl CheckersState {
             return None;
         }
         if pos.quiet_moves() >= NO_PROGRESS_ROUNDS * in_play.len() as u32 {
-            return Some(Outcome::draw(EndReason::FiftyMoveRule));
+            return Some(Outcome::draw(EndReason::NoProgress));
         }
         let now = pos.repetition_key();
         if self.repetitions.iter().filter(|k| **k == now).count() >= 3 {
@@ -748,8 +755,8 @@ impl Game for CheckersFamily {
                 }
                 state.forty = Some(0);
                 return Ok(vec![Event::Public(format!(
-                    "{} invokes the 40-move option: after {FORTY_MOVES} moves without a jump, \
-                     the player with the most pieces wins.",
+                    "{} invokes the 40-move option: after {FORTY_MOVES} moves of each player \
+                     without a jump, the player with the most pieces wins.",
                     state.name(seat)
                 ))]);
             }
@@ -856,8 +863,10 @@ impl Game for CheckersFamily {
             status: match (&outcome, state.forty) {
                 (Some(o), _) => o.describe(|s| state.name(s)),
                 (None, Some(n)) => format!(
-                    "{} to move; 40-move option: {n} of {FORTY_MOVES} moves without a jump",
-                    state.name(pos.turn())
+                    "{} to move; 40-move option: {n} of {} moves without a jump ({FORTY_MOVES} \
+                     each)",
+                    state.name(pos.turn()),
+                    state.forty_limit()
                 ),
                 (None, None) => format!("{} to move", state.name(pos.turn())),
             },
@@ -1046,6 +1055,27 @@ mod tests {
         assert_eq!(
             CHECKERS.outcome(&s),
             Some(Outcome::draw(EndReason::ThreefoldRepetition))
+        );
+    }
+
+    /// Forty moves of each player without a capture or a man's move draw, and the draw is
+    /// announced as that ("forty moves of each player", the rules say), not as chess's
+    /// fifty-move rule.
+    #[test]
+    fn forty_quiet_moves_each_draw_under_their_own_name() {
+        let s = from("W:WK29:BK4");
+        // The game after 79 quiet moves: the stored count, as a reload would bring it back.
+        let json = serde_json::to_string(&s).unwrap();
+        assert!(json.contains("\"quiet\":0"), "{json}");
+        let json = json.replace("\"quiet\":0", "\"quiet\":79");
+        let mut s: CheckersState = serde_json::from_str(&json).unwrap();
+        assert_eq!(CHECKERS.outcome(&s), None);
+        play(&mut s, "29-25");
+        let outcome = CHECKERS.outcome(&s).unwrap();
+        assert_eq!(outcome, Outcome::draw(EndReason::NoProgress));
+        assert_eq!(
+            outcome.to_string(),
+            "Draw by forty moves of each player without a capture or a man's move"
         );
     }
 

@@ -134,6 +134,10 @@ pub struct CoopState {
     last_move: Vec<Cell>,
     result: Option<Outcome>,
     score: Option<u32>,
+    /// What the set-up put in the line in the open (kings dealt, solitaire's first card), told
+    /// as the game begins.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    opening: Vec<String>,
 }
 
 fn card_text(cards: &[Card]) -> String {
@@ -185,6 +189,7 @@ impl CoopState {
             last_move: Vec::new(),
             result: None,
             score: None,
+            opening: Vec::new(),
         };
         let mut events = Vec::new();
         if players == 2 {
@@ -195,6 +200,7 @@ impl CoopState {
             }
         }
         state.start_turn(&mut events);
+        state.opening = events;
         state
     }
 
@@ -414,15 +420,16 @@ impl CoopState {
         let colour = self.colour();
         let piece = self.position.piece_at(m.from)?;
         let capture = self.position.is_capture(m);
-        if !capture && moved {
-            return Some(
-                "you have made this turn's non-capturing move; only captures may follow".into(),
-            );
-        }
+        // After a capture the phase also says `moved`: the capture is the reason to give.
         if !capture {
             if let Phase::Move { captured: true, .. } = self.phase {
                 return Some("after a capture only more captures may follow".into());
             }
+        }
+        if !capture && moved {
+            return Some(
+                "you have made this turn's non-capturing move; only captures may follow".into(),
+            );
         }
         if capture {
             let victim = self.captured_piece(m)?;
@@ -582,7 +589,12 @@ impl CoopState {
                                 self.forbidden(m, moved)
                                     .unwrap_or_else(|| "it is not allowed now".into()),
                             )),
-                            Err(_) => Err(GameError::Move(e)),
+                            // No chess move either: chess's reason (with no move allowed now,
+                            // the first reading would only say there is none).
+                            Err(chess_error) => Err(GameError::Move(match e {
+                                MoveParseError::NoMoves { .. } => chess_error,
+                                e => e,
+                            })),
                         }
                     }
                 }
@@ -844,11 +856,12 @@ impl CoopState {
             return format!("Game over, {verdict}");
         }
         format!(
-            "Turn {}, {} to play. Captured {}; draw pile {}",
+            "Turn {}, {} to play. Captured {}; draw pile {}; line: {}",
             self.turn,
             self.colour().colour_name(),
             self.captures,
-            self.draw.len()
+            self.draw.len(),
+            card_text(&self.line)
         )
     }
 }
@@ -963,6 +976,21 @@ impl Game for Cooperative {
 
     fn best_scores(&self) -> Option<BestScores> {
         Some(BestScores::Highest)
+    }
+
+    /// Only the book's start is ranked: a custom position (a king and a queen alone) can score
+    /// more than the whole army could.
+    fn ranked(&self, options: &Options, _state: &CoopState) -> bool {
+        options.get("fen").is_none()
+            || start(options).is_ok_and(|p| p.fen() == Position::startpos().fen())
+    }
+
+    fn ranking_rule(&self) -> Option<&'static str> {
+        Some("only games from the book's start are ranked")
+    }
+
+    fn opening(&self, state: &CoopState) -> Vec<String> {
+        state.opening.clone()
     }
 
     fn seat_name(&self, state: &CoopState, seat: Seat) -> String {

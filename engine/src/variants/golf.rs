@@ -1028,22 +1028,25 @@ impl GolfBoard {
         chosen: &Chosen,
         path: &[(Square, Square)],
     ) -> Result<(GolfBoard, Vec<PlayedMove>), String> {
-        self.walk_from(chosen, Progress::start(chosen), path)
+        self.walk_from(chosen, Progress::start(chosen), 0, path)
             .map(|(board, _, played)| (board, played))
     }
 
     /// [`GolfBoard::walk`] from a hole already under way, also giving the progress after.
+    /// `done` moves of the demonstration were made before: the messages number the moves
+    /// within the whole demonstration, not within `path`.
     pub(crate) fn walk_from(
         &self,
         chosen: &Chosen,
         start: Progress,
+        done: usize,
         path: &[(Square, Square)],
     ) -> Result<(GolfBoard, Progress, Vec<PlayedMove>), String> {
         let kinds = &chosen.0;
         let mut board = self.clone();
         let mut played = Vec::new();
         let mut progress = start;
-        for (n, &(from, to)) in path.iter().enumerate() {
+        for (n, &(from, to)) in (done..).zip(path) {
             if progress.remaining == 0 {
                 return Err(format!(
                     "the hole is already solved after move {n}; move {} is one too many",

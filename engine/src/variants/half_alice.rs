@@ -312,7 +312,41 @@ impl HalfAliceState {
                 }));
             }
         }
+        if let Some(reason) = self.capture_across_the_mirror(text) {
+            return Err(GameError::Move(MoveParseError::Illegal {
+                text: text.trim().to_string(),
+                reason,
+            }));
+        }
         Err(GameError::Move(first_error))
+    }
+
+    /// Why a capture that chess would allow with every piece on one board is not even tried:
+    /// its victim stands on the other side of the mirror, so on the mover's side the square is
+    /// empty (and a pawn has no diagonal step there). The reader of the whole board would
+    /// otherwise call it a move into check.
+    fn capture_across_the_mirror(&self, text: &str) -> Option<String> {
+        let pos = &self.position;
+        let m = pos
+            .parse_move_among(text, &pos.pseudo_legal_moves())
+            .ok()
+            .filter(|m| m.kind != MoveKind::Castle)?;
+        let board = pos.board();
+        let victim = if m.kind == MoveKind::EnPassant {
+            // The pawn taken stands beside the landing square, on the mover's starting rank.
+            board.at(board.coord(m.to).0 as i32, board.coord(m.from).1 as i32)?
+        } else {
+            m.to
+        };
+        let piece = pos.piece_at(victim).filter(|p| p.seat != pos.turn())?;
+        (self.on_far_side(victim) != self.on_far_side(m.from)).then(|| {
+            format!(
+                "the {} on {} is on the other side of the mirror: pieces cannot capture across \
+                 the mirror",
+                piece.role.name(),
+                board.label(victim)
+            )
+        })
     }
 }
 
@@ -648,5 +682,28 @@ mod tests {
         assert!(AnyGame::play(&HalfAlice, &mut any, Seat::WHITE, "e5").is_err());
         assert_eq!(AnyGame::save(&HalfAlice, &any).unwrap(), before);
         assert!(before.contains("\"mirror\":[]"), "{before}");
+    }
+
+    /// "Pieces cannot capture pieces on the other side of the mirror": a pawn's diagonal step
+    /// onto a piece across the mirror is refused for that reason, not as a move into check.
+    #[test]
+    fn a_pawn_capture_across_the_mirror_is_refused_for_the_mirror() {
+        // White's pawn on e4 stands beyond the mirror, Black's knight on d5 on the near side.
+        let state = game("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", "12", &["e4"]);
+        let err = Game::parse(&HalfAlice, &state, Seat::WHITE, "exd5").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "exd5 is not legal: the knight on d5 is on the other side of the mirror: pieces \
+             cannot capture across the mirror"
+        );
+        // En passant across the mirror: the pawn that stepped two crossed it.
+        let mut state = game("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", "12", &[]);
+        Game::play(&HalfAlice, &mut state, Seat::WHITE, "e4").unwrap();
+        let err = Game::parse(&HalfAlice, &state, Seat::BLACK, "dxe3").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("the pawn on e4 is on the other side of the mirror"),
+            "{err}"
+        );
     }
 }

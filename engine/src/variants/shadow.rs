@@ -124,8 +124,52 @@ fn text_among(pos: &Position, sm: ShadowMove, plain: &[crate::chess::Move]) -> S
     out
 }
 
+/// A piece letter written at the start of `text` (`N` in `Nc5-d7`), and the rest.
+fn written_role(text: &str) -> (Option<Role>, &str) {
+    match text.chars().next() {
+        Some(c) if "KQRBNP".contains(c) => (Role::from_char(c), &text[1..]),
+        _ => (None, text),
+    }
+}
+
+/// The legal shadow captures nearest to a refused one, as a clause to add to the reason: those
+/// of the same piece to the same square, else of the same piece, else those taking the same
+/// victim.
+fn nearest_captures(
+    pos: &Position,
+    legal: &[ShadowMove],
+    from: Cell,
+    to: Cell,
+    victim: Cell,
+) -> String {
+    let captures: Vec<ShadowMove> = legal
+        .iter()
+        .copied()
+        .filter(|sm| sm.victim.is_some())
+        .collect();
+    let tiers: [&dyn Fn(&ShadowMove) -> bool; 3] = [
+        &|sm: &ShadowMove| sm.mv.from == from && sm.mv.to == to,
+        &|sm: &ShadowMove| sm.mv.from == from,
+        &|sm: &ShadowMove| sm.victim == Some(victim),
+    ];
+    let plain = plain_moves(legal);
+    for tier in tiers {
+        let near: Vec<String> = captures
+            .iter()
+            .filter(|&&sm| tier(&sm))
+            .take(6)
+            .map(|&sm| text_among(pos, sm, &plain))
+            .collect();
+        if !near.is_empty() {
+            return format!("; you could play {}", near.join(", "));
+        }
+    }
+    String::new()
+}
+
 /// Reads a shadow capture (`Nc5-d7(xc8)`, the victim's letter optional) and, if it is not
-/// legal, says exactly why.
+/// legal, says exactly why. Piece letters, where written, must name the pieces that stand
+/// there: a typo must not play another piece's move.
 fn parse_shadow_capture(
     pos: &Position,
     legal: &[ShadowMove],
@@ -147,9 +191,9 @@ fn parse_shadow_capture(
     };
     let (base, victim) = compact.split_once("(x").ok_or_else(unreadable)?;
     let victim = victim.trim_end_matches(')');
-    let victim = victim.trim_start_matches(|c: char| "KQRBNP".contains(c));
+    let (victim_role, victim) = written_role(victim);
     let victim = board.cell(victim).ok_or_else(unreadable)?;
-    let base = base.trim_start_matches(|c: char| "KQRBN".contains(c));
+    let (mover_role, base) = written_role(base);
     let (base, promotion) = match base.split_once('=') {
         Some((b, r)) => (
             b,
@@ -183,6 +227,27 @@ fn parse_shadow_capture(
             )))
         }
     };
+    let target = pos.piece_at(victim);
+    if let Some(written) = mover_role.filter(|r| *r != mover.role) {
+        return Err(illegal(format!(
+            "the piece on {} is a {}, not a {}{}",
+            board.label(from),
+            mover.role.name(),
+            written.name(),
+            nearest_captures(pos, legal, from, to, victim)
+        )));
+    }
+    if let (Some(written), Some(p)) = (victim_role, target) {
+        if written != p.role {
+            return Err(illegal(format!(
+                "{} holds a {}, not a {}{}",
+                board.label(victim),
+                p.role.name(),
+                written.name(),
+                nearest_captures(pos, legal, from, to, victim)
+            )));
+        }
+    }
     let found = legal.iter().find(|sm| {
         sm.victim == Some(victim)
             && sm.mv.from == from
@@ -192,7 +257,6 @@ fn parse_shadow_capture(
     if let Some(sm) = found {
         return Ok(*sm);
     }
-    let target = pos.piece_at(victim);
     let reason = match target {
         None => format!("there is no piece on {} to take", board.label(victim)),
         Some(p) if p.seat == us => format!("{} is your own", name(victim)),
@@ -213,10 +277,9 @@ fn parse_shadow_capture(
                     .pseudo_legal_moves()
                     .iter()
                     .any(|m| m.from == from && m.to == to);
-            if straight_pawn {
-                "a pawn captures only with its diagonal step: advancing into a shadow takes \
-                 nothing"
-                    .to_string()
+            let promotes_there = promotes(pos, from, to);
+            if promotion.is_some() && mover.role != Role::Pawn {
+                format!("{} is no pawn: only a pawn promotes", name(from))
             } else if !moves_there {
                 format!(
                     "{} cannot move from {} to {}",
@@ -224,6 +287,10 @@ fn parse_shadow_capture(
                     board.label(from),
                     board.label(to)
                 )
+            } else if straight_pawn {
+                "a pawn captures only with its diagonal step: advancing into a shadow takes \
+                 nothing"
+                    .to_string()
             } else if !shadow.contains(to) {
                 format!(
                     "{} is not in the shadow of {}",
@@ -236,8 +303,15 @@ fn parse_shadow_capture(
                     name(from),
                     name(victim)
                 )
-            } else if promotion.is_some() != promotes(pos, from, to) {
+            } else if promotes_there && promotion.is_none() {
                 "a pawn reaching the last rank must promote (add =Q, =R, =B or =N)".to_string()
+            } else if !promotes_there && promotion.is_some() {
+                "only a pawn reaching its last rank promotes".to_string()
+            } else if !matches!(
+                promotion,
+                None | Some(Role::Queen | Role::Rook | Role::Bishop | Role::Knight)
+            ) {
+                "a pawn promotes to a queen, rook, bishop or knight (=Q, =R, =B or =N)".to_string()
             } else {
                 "it would leave your king in check (on it or on its shadow)".to_string()
             }

@@ -24,7 +24,8 @@
 //! rank it can reach moving like a pawn (where pawns promote); throwing tar counts as adding a
 //! checker for the last-rank rule; a player with no checker in front of him cannot play a piece
 //! card; returned checkers go back in front of their owners; stalemate, fifty moves, threefold
-//! repetition and bare kings draw; check is judged with pieces moving as tar lets them.
+//! repetition (the same pieces on the same checkers) and bare kings draw; check is judged with
+//! pieces moving as tar lets them.
 
 use serde::{Deserialize, Serialize};
 
@@ -38,8 +39,8 @@ use crate::game::{
 use crate::view::{CardRow, Marker, View, Viewer};
 
 use super::chess::{
-    board_view, counting_draws, fen_option, start_from_options, stored_position, texts_among_moves,
-    MaybeMove,
+    board_view, counting_draws_by, fen_option, start_from_options, stored_position,
+    texts_among_moves, MaybeMove,
 };
 
 /// Tar Pit Chess.
@@ -143,7 +144,7 @@ impl TarPitState {
         }
         let len = position.board().len();
         let mut state = TarPitState {
-            repetitions: vec![position.repetition_key()],
+            repetitions: Vec::new(),
             mover: position.turn(),
             position,
             checkers: vec![None; len],
@@ -160,7 +161,22 @@ impl TarPitState {
         for seat in [Seat::WHITE, Seat::BLACK] {
             state.draw_up(seat);
         }
+        state.repetitions.push(state.repetition_key());
         state
+    }
+
+    /// A key equal for positions that count as the same for repetition: the chess position
+    /// and the checker under each piece (tar changes how pieces move).
+    fn repetition_key(&self) -> u64 {
+        let mut key = self.position.repetition_key();
+        for (i, c) in self.checkers.iter().enumerate() {
+            if let Some(owner) = c {
+                key = key.rotate_left(5)
+                    ^ ((i as u64) << 8 | (1 + u64::from(owner.0)))
+                        .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            }
+        }
+        key
     }
 
     /// The checker under `cell`'s piece.
@@ -330,15 +346,31 @@ impl TarPitState {
     }
 
     /// Puts checker `c` under the piece on `cell`, combining with one already there: opposite
-    /// colours cancel, the same colour repels one. Returned checkers go back to their owners.
-    fn put_checker(&mut self, cell: Cell, c: Seat) {
+    /// colours cancel, the same colour repels one. Returned checkers go back to their owners;
+    /// the players are told what came back.
+    fn put_checker(&mut self, cell: Cell, c: Seat) -> Option<String> {
         match self.checker(cell) {
-            None => self.checkers[cell.index()] = Some(c),
-            Some(there) if there == c => self.supply[c.index()] += 1,
+            None => {
+                self.checkers[cell.index()] = Some(c);
+                None
+            }
+            Some(there) if there == c => {
+                self.supply[c.index()] += 1;
+                Some(format!(
+                    "two {} checkers on {} repel, one goes back to {}",
+                    c.colour_name().to_lowercase(),
+                    self.label(cell),
+                    c.colour_name()
+                ))
+            }
             Some(there) => {
                 self.checkers[cell.index()] = None;
                 self.supply[c.index()] += 1;
                 self.supply[there.index()] += 1;
+                Some(format!(
+                    "the white and the black checker on {} cancel, each goes back to its owner",
+                    self.label(cell)
+                ))
             }
         }
     }
@@ -357,13 +389,13 @@ impl TarPitState {
                 "the piece stands on its last rank, so the checker is removed at once".into(),
             );
         }
-        self.put_checker(cell, c);
-        None
+        self.put_checker(cell, c)
     }
 
     /// Makes move `m` for `seat` with its checkers: a moving piece brings its checker, a
     /// capturer keeps the captured piece's, a tarred piece on its last rank returns its tar.
-    fn make_move(&mut self, seat: Seat, m: Move) {
+    /// Returns what the players are told about checkers going back.
+    fn make_move(&mut self, seat: Seat, m: Move) -> Vec<String> {
         let mover_checker = self.checker(m.from);
         let mut victim_cell = self.position.piece_at(m.to).map(|_| m.to);
         let ep = m.kind == MoveKind::EnPassant;
@@ -382,6 +414,8 @@ impl TarPitState {
             if let Some(v) = victim_cell {
                 pos.set_piece(v, None);
             }
+            // A capture all the same: the fifty-move count starts again.
+            pos.set_counters(0, pos.fullmoves());
         } else {
             pos.play_unchecked(m);
         }
@@ -390,22 +424,32 @@ impl TarPitState {
         if let Some(v) = victim_cell {
             self.checkers[v.index()] = None;
         }
+        let mut notes = Vec::new();
         if m.kind == MoveKind::Castle {
-            return;
+            return notes;
         }
         if let Some(c) = mover_checker {
             self.checkers[m.to.index()] = Some(c);
         }
         if let Some(c) = victim_checker {
-            self.put_checker(m.to, c);
+            notes.extend(self.put_checker(m.to, c));
         }
         // A tarred piece that reached its last rank gives the tar back.
         if let Some(c) = self.checker(m.to) {
             if c != seat && self.rank(m.to) == self.last_rank(seat) {
                 self.checkers[m.to.index()] = None;
                 self.supply[c.index()] += 1;
+                notes.push(format!(
+                    "the {} on {} has reached its last rank, so the tar goes back to {}",
+                    self.position
+                        .piece_at(m.to)
+                        .map_or("piece", |p| p.role.name()),
+                    self.label(m.to),
+                    c.colour_name()
+                ));
             }
         }
+        notes
     }
 
     fn to_act(&self) -> Option<Seat> {
@@ -563,6 +607,26 @@ impl TarPitState {
                 match pos.parse_move_among(text.trim(), &moves) {
                     Ok(m) => Ok(TarAction::Move(m)),
                     Err(e) => {
+                        // What chess alone would allow tells which Tar Pit rule refuses it.
+                        // Castling is read among the moves that ignore attacks: with a checker
+                        // on king or rook, attacked squares are not the reason.
+                        let castle = pos
+                            .parse_move_among(text.trim(), &pos.pseudo_legal_moves())
+                            .ok()
+                            .filter(|m| m.kind == MoveKind::Castle);
+                        if let Some(m) = castle {
+                            let carrying = [m.from, m.to]
+                                .into_iter()
+                                .find(|&c| self.checker(c).is_some());
+                            if let Some(c) = carrying {
+                                return Err(refuse(format!(
+                                    "you may not castle while the king or the rook has a \
+                                     checker, and the {} on {} has one",
+                                    pos.piece_at(c).map_or("piece", |p| p.role.name()),
+                                    self.label(c)
+                                )));
+                            }
+                        }
                         let tarred = pos
                             .parse_move(text.trim())
                             .ok()
@@ -717,7 +781,7 @@ impl TarPitState {
                 let quiet = self.position.piece_at(m.from).map(|p| p.role) != Some(Role::Pawn)
                     && !self.position.is_capture(m)
                     && m.kind != MoveKind::EnPassant;
-                self.make_move(seat, m);
+                let notes = self.make_move(seat, m);
                 if !quiet {
                     self.repetitions.clear();
                 }
@@ -730,13 +794,24 @@ impl TarPitState {
                     Some(m.to)
                 };
                 match to.and_then(|t| self.checker(t)) {
-                    Some(c) if c == seat => line.push_str(" (carrying tar)."),
-                    Some(_) => line.push_str(" (tarred)."),
-                    None => line.push('.'),
+                    Some(c) if c == seat => line.push_str(" (carrying tar)"),
+                    Some(_) => line.push_str(" (tarred)"),
+                    None => {}
                 }
+                if !notes.is_empty() {
+                    line.push_str(": ");
+                    line.push_str(&notes.join("; "));
+                }
+                line.push('.');
                 said.push(line);
+                // A throw needs a neighbouring piece to land on; with none there is nothing to
+                // ask.
                 self.phase = match to {
-                    Some(t) if self.checker(t) == Some(seat) => Phase::Throw { from: t },
+                    Some(t)
+                        if self.checker(t) == Some(seat) && !self.throw_targets(t).is_empty() =>
+                    {
+                        Phase::Throw { from: t }
+                    }
                     _ => Phase::Card,
                 };
             }
@@ -755,7 +830,16 @@ impl TarPitState {
                 ));
                 self.phase = Phase::Card;
             }
-            TarAction::NoThrow => self.phase = Phase::Card,
+            TarAction::NoThrow => {
+                if let Phase::Throw { from } = self.phase {
+                    said.push(format!(
+                        "{} keeps the tar on {}.",
+                        seat.colour_name(),
+                        self.label(from)
+                    ));
+                }
+                self.phase = Phase::Card;
+            }
             TarAction::Card(card, target) => {
                 if let Some(i) = self.hands[seat.index()].iter().position(|&c| c == card) {
                     self.hands[seat.index()].remove(i);
@@ -861,10 +945,11 @@ impl TarPitState {
         }
         let next = seat.opponent();
         self.mover = next;
-        self.position.set_turn(seat);
-        self.position.pass();
+        // The move already passed the position's turn (and counted it): passing again would
+        // wipe out the long step just made, which the opponent may take en passant now.
+        self.position.set_turn(next);
         self.phase = Phase::Move;
-        self.repetitions.push(self.position.repetition_key());
+        self.repetitions.push(self.repetition_key());
         if self.legal_moves(next).is_empty() {
             self.result = Some(if self.in_check(next) {
                 Outcome::win(vec![seat], EndReason::Checkmate)
@@ -873,7 +958,12 @@ impl TarPitState {
             });
         } else if self.position.pieces().all(|(_, p)| p.role == Role::King) {
             self.result = Some(Outcome::draw(EndReason::InsufficientMaterial));
-        } else if let Some(draw) = counting_draws(&self.position, &self.repetitions) {
+        } else if let Some(draw) = counting_draws_by(
+            self.position.halfmoves(),
+            100,
+            self.repetition_key(),
+            &self.repetitions,
+        ) {
             self.result = Some(draw);
         }
     }
@@ -1019,7 +1109,8 @@ impl Game for TarPit {
                     checker_cards=. Interpretations: the back rank of a tarred piece is its \
                     last rank; throwing counts as adding for the last-rank rule; no piece card \
                     without a checker in front of you; returned checkers go back in front of \
-                    their owners; stalemate, fifty moves, repetition and bare kings draw.",
+                    their owners; stalemate, fifty moves, repetition (the same pieces on the \
+                    same checkers) and bare kings draw.",
             source: "Chess Kit, 'Tar Pit Chess'",
         })
     }

@@ -188,9 +188,21 @@ impl TelepathicState {
         partner(self.mover[self.team().index()])
     }
 
+    /// The player whose card lies face down. A move that captured the king has already passed
+    /// the turn to the beaten team (left without a king), but the card is still that of the
+    /// capturing team's predictor, the partner of the player who moved.
+    fn face_down_owner(&self) -> Seat {
+        let team = self.team();
+        if self.position.king(team).is_none() {
+            partner(self.mover[team.opponent().index()])
+        } else {
+            self.predictor()
+        }
+    }
+
     /// The cards in a team's hand: the seven less those on the table.
     fn hand(&self, team: Seat) -> Vec<Face> {
-        let down = if self.team() == team {
+        let down = if team_of(self.face_down_owner()) == team {
             self.face_down
         } else {
             None
@@ -637,9 +649,10 @@ impl TelepathicState {
                 .into_iter()
                 .map(Some)
                 .collect();
-            if self.team() == team {
+            if team_of(self.face_down_owner()) == team {
                 if let Some(down) = self.face_down {
-                    let pile = Pile::new(Visibility::Held(self.predictor()), vec![card(down)]);
+                    let pile =
+                        Pile::new(Visibility::Held(self.face_down_owner()), vec![card(down)]);
                     table.extend(pile.seen_by(viewer));
                 }
             }
@@ -816,7 +829,7 @@ impl Game for Telepathic {
             .map(|f| {
                 format!(
                     "{} had predicted {} when the game ended.",
-                    NAMES[state.predictor().index()],
+                    NAMES[state.face_down_owner().index()],
                     card_name(f)
                 )
             })

@@ -367,7 +367,17 @@ impl TwoMoveState {
                 match pos.parse_move_among(text.trim(), &allowed) {
                     Ok(m) => Ok(TwoMoveAction::Move(m)),
                     Err(e) => {
-                        let Ok(m) = pos.parse_move(text.trim()) else {
+                        // A move some card allows (castling through attacked squares too): the
+                        // card is the reason, whatever chess would say.
+                        if pos
+                            .parse_move_among(text.trim(), &self.moves_of(seat))
+                            .is_ok()
+                        {
+                            return Err(refuse(self.card_rule(seat, play.card)));
+                        }
+                        // Moves Two Move Chess has not at all: en passant, a pawn's second move.
+                        let Ok(m) = pos.parse_move_among(text.trim(), &pos.pseudo_legal_moves())
+                        else {
                             return Err(GameError::Move(e));
                         };
                         let role = pos.piece_at(m.from).map(|p| p.role);

@@ -170,3 +170,43 @@ fn a_pawn_promotes_on_an_extra_step_and_keeps_stepping() {
     assert!(json.contains("\"a8\":2"), "{json}");
     assert!(json.contains("\"Steps\":{\"at\":\"a8\""), "{json}");
 }
+
+/// "All the regular chess rules apply": the two-square step is a pawn's first move, so a pawn
+/// that came back to its first row by extra steps steps one square only, and cannot be taken
+/// en passant for a step it may not make.
+#[test]
+fn a_pawn_back_on_its_first_row_by_extra_steps_may_not_step_two() {
+    let mut state = game("4k3/4p3/8/5P2/8/8/n7/R3K3 w - - 0 1", &[]);
+    play(&mut state, "Rxa2 @e7 e6 >e7 Ra3");
+    assert_eq!(state.moved_pawns, [cell(&state, "e7")]);
+    let choices = texts(&state);
+    assert!(choices.contains(&"e6".to_string()), "{choices:?}");
+    assert!(!choices.contains(&"e5".to_string()), "{choices:?}");
+    let err = Game::parse(&Adrenaline, &state, Seat::BLACK, "e5").unwrap_err();
+    assert!(err.to_string().contains("only on its first move"), "{err}");
+    // Kept when saved and loaded.
+    let any = AnyGame::load(&Adrenaline, &serde_json::to_string(&state).unwrap()).unwrap();
+    let json = AnyGame::save(&Adrenaline, &any).unwrap();
+    assert!(json.contains("\"moved_pawns\":[\"e7\"]"), "{json}");
+    // Once it steps on, the pawn is no longer listed; an unmoved pawn steps two as ever.
+    play(&mut state, "e6");
+    assert!(state.moved_pawns.is_empty());
+    let state = game("4k3/4p3/8/8/8/8/8/R3K3 b - - 0 1", &[]);
+    assert!(texts(&state).contains(&"e5".to_string()));
+}
+
+/// The caption's move number stays on the move under way while Black finishes a turn.
+#[test]
+fn the_caption_keeps_blacks_move_number_until_the_turn_ends() {
+    let mut state = game(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        &[],
+    );
+    play(&mut state, "e4 d5 exd5 @d8 Qxd5");
+    assert!(matches!(state.stage, Stage::Steps { .. }));
+    let view = Game::view(&Adrenaline, &state, Viewer::Spectator);
+    assert_eq!(view.move_number, 2, "Black is still playing move 2");
+    play(&mut state, "stop @a1");
+    let view = Game::view(&Adrenaline, &state, Viewer::Spectator);
+    assert_eq!(view.move_number, 3);
+}

@@ -222,6 +222,22 @@ impl Joined {
         out
     }
 
+    /// The moves the mover's pieces could make here onto a king, which no move may take: to
+    /// say so when one is tried.
+    pub fn king_captures(&self) -> Vec<Move> {
+        let mut pos = self.pos.clone();
+        let mut out = Vec::new();
+        for seat in [UP, DOWN] {
+            pos.set_turn(Seat(seat));
+            out.extend(
+                pos.pseudo_legal_moves()
+                    .into_iter()
+                    .filter(|&m| self.takes_king(m)),
+            );
+        }
+        out
+    }
+
     fn takes_king(&self, m: Move) -> bool {
         m.kind != MoveKind::Castle
             && self

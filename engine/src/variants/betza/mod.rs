@@ -822,8 +822,28 @@ impl BetzaGame {
                 Ok(Action::Done)
             };
         }
+        if word == "resign" {
+            return Err(GameError::Refused(
+                "resigning is not a move: use /resign".into(),
+            ));
+        }
         match split_pair(trimmed) {
             Some((a, b, rest)) => self.parse_on(a, b, rest, trimmed),
+            None if looks_like_a_pair(trimmed) => {
+                // A pair written wrongly (`A+1: e4`): say how to write one, rather than offer
+                // to put another pair in front of it.
+                let rest = trimmed
+                    .split_once(':')
+                    .map(|(_, rest)| rest.trim())
+                    .filter(|rest| !rest.is_empty())
+                    .unwrap_or("e4");
+                let example = self.open_pairs().first().map_or("A+B".into(), |p| p.name());
+                Err(GameError::Refused(format!(
+                    "'{trimmed}' does not name two half-boards: write two board letters (A to \
+                     {}) joined by +, then the move, for example {example}: {rest}",
+                    letter(self.armies - 1)
+                )))
+            }
             None => self.parse_anywhere(trimmed),
         }
     }
@@ -879,7 +899,14 @@ impl BetzaGame {
             let turned: Vec<Move> = allowed.iter().map(|&m| turned_move(m)).collect();
             joined.pos.parse_move_among(rest, &turned).map(turned_move)
         };
-        let mv = read.map_err(|e| self.explain(e, written, shown))?;
+        let mv = match read {
+            Ok(mv) => mv,
+            Err(e) => {
+                return Err(self
+                    .refuse_king_capture(written, rest)
+                    .unwrap_or_else(|| self.explain(e, written, shown)))
+            }
+        };
         if let Some(reason) = self.limit(natural, mv) {
             return Err(GameError::Refused(format!(
                 "{shown} is not allowed: {reason}"
@@ -928,6 +955,20 @@ impl BetzaGame {
                 )))
             }
         }
+    }
+
+    /// The refusal of a move onto a king, written on `pair` the way the player wrote it: the
+    /// chess reader would call it a move into check, which it is not.
+    fn refuse_king_capture(&self, pair: Pair, text: &str) -> Option<GameError> {
+        let joined = self.join(self.current(), pair);
+        let captures = joined.king_captures();
+        joined.pos.parse_move_among(text, &captures).ok()?;
+        Some(GameError::Move(MoveParseError::Illegal {
+            text: text.trim().to_string(),
+            reason: "no move captures a king: a king in check with no answer on the two boards \
+                     pushed together is checkmated instead"
+                .into(),
+        }))
     }
 
     fn explain(&self, error: MoveParseError, pair: Pair, shown: &str) -> GameError {
@@ -1268,6 +1309,13 @@ fn picture_origin(board: u8, rows: i16) -> (i16, i16) {
     let column = i16::from(board % 2);
     let row = i16::from(board / 2);
     (1 + column * 10, (rows - 1 - row) * 6 + 1)
+}
+
+/// Whether a text starts like a pair (a letter and `+`), though perhaps a malformed one: no
+/// chess move has `+` as its second character.
+fn looks_like_a_pair(text: &str) -> bool {
+    let mut chars = text.chars().filter(|c| !c.is_whitespace());
+    matches!((chars.next(), chars.next()), (Some(a), Some('+')) if a.is_ascii_alphabetic())
 }
 
 /// Splits `A+C: Nf3` (or `a+c nf3`) into the two board letters and the move.

@@ -231,3 +231,25 @@ fn no_bombarding_and_no_piece_in_where_another_left() {
         "{err}"
     );
 }
+
+/// No move captures a king (our reading): a move onto one is refused for that reason, not as a
+/// move into check; and a malformed pair is explained, not put behind another pair.
+#[test]
+fn a_king_capture_and_a_malformed_pair_are_refused_with_their_reasons() {
+    // White's rook on A's a2 looks up the a-file of A+B at Black's king on B's h1 (a8).
+    let game = table(&[
+        (0, "h1", 0, Role::King),
+        (0, "a2", 0, Role::Rook),
+        (1, "h1", 1, Role::King),
+        (2, "e1", 2, Role::King),
+    ]);
+    let err = refused(&game, "A+B: Rxa8");
+    assert!(err.contains("no move captures a king"), "{err}");
+    assert!(!err.contains("would leave your king in check"), "{err}");
+    let game = BetzaGame::new(3);
+    let err = refused(&game, "A+1: e4");
+    assert!(err.contains("does not name two half-boards"), "{err}");
+    assert!(!err.contains("A+B: A+1"), "{err}");
+    let err = refused(&game, "resign");
+    assert!(err.contains("/resign"), "{err}");
+}

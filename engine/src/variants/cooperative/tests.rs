@@ -255,3 +255,57 @@ fn a_long_pawn_step_may_be_taken_en_passant_on_the_next_turn() {
         .is_none());
     assert_eq!(s.score(), 1);
 }
+
+/// After the turn's quiet move a text that is no chess move at all gets chess's reason, not
+/// "there is no legal move in this position" (captures and /move done are still open).
+#[test]
+fn after_the_quiet_move_a_move_that_is_not_chess_says_why() {
+    let mut s = Cooperative.setup(&Options::new(), 1, 9).unwrap();
+    act(&mut s, Seat(0), "e4");
+    let why = refusal(&s, Seat(0), "Ke3");
+    assert!(!why.contains("no legal move"), "{why}");
+    assert!(why.contains("king on e1 cannot move to e3"), "{why}");
+}
+
+/// The book: "you may make one non-capturing move; then you may make capturing moves". A
+/// quiet move after a capture is refused for the capture, none having been made before it.
+#[test]
+fn after_a_capture_a_quiet_move_is_refused_for_the_capture() {
+    let mut s = game("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "p P", ["N B", "n b"]);
+    act(&mut s, Seat::WHITE, "N");
+    act(&mut s, Seat::WHITE, "exd5");
+    let why = refusal(&s, Seat::WHITE, "Kd2");
+    assert!(
+        why.contains("after a capture only more captures may follow"),
+        "{why}"
+    );
+}
+
+#[test]
+fn only_games_from_the_books_start_are_ranked() {
+    let s = Cooperative.setup(&Options::new(), 1, 9).unwrap();
+    assert!(Cooperative.ranked(&Options::new(), &s));
+    let mut custom = Options::new();
+    custom.set("fen", "8/8/8/8/8/8/6Qk/6K1 w - - 0 1");
+    assert!(!Cooperative.ranked(&custom, &s));
+    let mut written_out = Options::new();
+    written_out.set(
+        "fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    );
+    assert!(Cooperative.ranked(&written_out, &s));
+}
+
+/// Cards the set-up puts in the line are announced like those of later turns, and the line
+/// is in the status (the text of /board), not only in the image.
+#[test]
+fn the_cards_the_set_up_puts_in_the_line_are_told() {
+    let s = Cooperative.setup(&Options::new(), 1, 9).unwrap();
+    let told = Cooperative.opening(&s).join(" ");
+    assert!(told.contains("is drawn to the line"), "{told}");
+    let status = Cooperative.view(&s, Viewer::Spectator).status;
+    assert!(
+        status.ends_with(&format!("line: {}", card_text(s.line()))),
+        "{status}"
+    );
+}

@@ -105,6 +105,15 @@ pub(super) fn read(
         .filter(|c| !c.is_whitespace())
         .collect();
     let cleaned = cleaned.trim_end_matches(['+', '#', '!', '?']);
+    // `P x P e.p.` (or `ep`): the book's way of saying the capture is en passant. No name in
+    // this notation ends in E, so the suffix is never part of one.
+    let (cleaned, en_passant) = match cleaned
+        .strip_suffix("E.P.")
+        .or_else(|| cleaned.strip_suffix("EP"))
+    {
+        Some(rest) => (rest, true),
+        None => (cleaned, false),
+    };
     let (cleaned, promotion) = match cleaned.rsplit_once(['=', '(']) {
         Some((rest, role)) => (rest, Some(Role::from_char(role.chars().next()?)?)),
         None => (cleaned, None),
@@ -159,6 +168,7 @@ pub(super) fn read(
             })
         })
         .filter(|m| promotion.is_none_or(|p| m.promotion() == Some(p)))
+        .filter(|m| !en_passant || m.kind == MoveKind::EnPassant)
         .collect();
     let found: Vec<Move> = if found.len() > 1 && promotion.is_none() {
         // Unsaid, a promotion is to a queen.
@@ -173,6 +183,12 @@ pub(super) fn read(
     };
     Some(match found.as_slice() {
         [m] => Ok(*m),
+        [] if en_passant && !allowed.iter().any(|m| m.kind == MoveKind::EnPassant) => {
+            Err(MoveParseError::Illegal {
+                text: shown,
+                reason: "no en passant capture is open to you now".into(),
+            })
+        }
         [] => Err(MoveParseError::Illegal {
             text: shown,
             reason: "no legal move of yours fits it (squares are named from your own side: \

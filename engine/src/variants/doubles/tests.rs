@@ -186,6 +186,26 @@ fn en_passant_on_every_skipped_square_and_at_right_angles() {
 }
 
 #[test]
+fn the_books_en_passant_from_behind_the_squares_passed() {
+    // Figure 28: "if White advances P - R5 ... Black may also capture en passant on the next
+    // move RP x P - N3 or NP x P - R3." White 1's pawn j2-j5 passes j3 and j4; Black 2's pawns
+    // on k3 and k4 (its QRP and QNP) take it on j4 and on j3. Unlike Superchess ("an
+    // opponent's pawn situated on an adjoining square of an adjacent file"), the taker need not
+    // stand beside the pawn that stepped: k3 is two squares from j5.
+    for (take, on) in [("k3xj4", "j4"), ("k4xj3", "j3")] {
+        let mut state = with_armies(Mode::Partners, ["Kf1 Pj2", "Kg12", "Ka6", "Kl7 Pk3 Pk4"]);
+        play(&mut state, "j5");
+        play(&mut state, "Kg11");
+        play(&mut state, "Ka7");
+        let texts = Doubles.legal_texts_for(&state);
+        assert!(texts.contains(&take.to_string()), "{texts:?}");
+        play(&mut state, take);
+        assert_eq!(at(&state, "j5"), None, "the pawn taken en passant is gone");
+        assert_eq!(at(&state, on), Some((3, Role::Pawn)));
+    }
+}
+
+#[test]
 fn partners_mate_misses_a_turn_the_king_is_taken_and_the_taker_is_immune() {
     let mut state = with_armies(Mode::Partners, ["Ka1 Qk3 Rk1", "Ke12", "Ka3", "Kl12 Rl5"]);
     let events = play(&mut state, "Qk11");
@@ -445,4 +465,31 @@ fn castling_names_stay_with_the_kings_half_when_a_rook_loses_its_right() {
     play(&mut state, "O-O-O");
     assert_eq!(at(&state, "h1"), Some((0, Role::King)));
     assert_eq!(at(&state, "g1"), Some((0, Role::Rook)));
+}
+
+/// The book writes en passant as `P x P e.p.`: it is read as an en passant capture (asked about
+/// when two pawns could make it), and refused for the real reason when none is open, never as
+/// "not a move".
+#[test]
+fn book_notation_with_e_p_is_read_as_en_passant() {
+    let mut state = new(Mode::CutThroat);
+    let seat = state.table.controller(state.to_move());
+    let err = Doubles
+        .play(&mut state, seat, "P x P e.p.")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("no en passant capture is open to you now"),
+        "{err}"
+    );
+    // c2-c5 passed c3 and c4: White 2's pawns on b3 and b5 may both take on c4.
+    play(&mut state, "c5");
+    let seat = state.table.controller(state.to_move());
+    for text in ["P x P e.p.", "PxP ep"] {
+        let err = Doubles
+            .play(&mut state, seat, text)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("could be any of"), "{text}: {err}");
+    }
 }

@@ -8,10 +8,10 @@
 //!   impossible, or none found). When all have submitted, the counts are shown and written
 //!   down as the hole's scores.
 //! - The lowest count but not zero demonstrates, move by move (ties: the first such player to
-//!   the dealer's left). Failing, he scores the highest other count plus one and the pieces are
-//!   reset for the next lowest. When a demonstration succeeds, every player who said impossible
-//!   scores the highest count plus one; the pieces stay where they ended, captured pieces come
-//!   back on empty squares, and the demonstrator deals the next hole.
+//!   the dealer's left). Failing, he scores the highest of the other players' counts plus one
+//!   and the pieces are reset for the next lowest. When a demonstration succeeds, every player
+//!   who said impossible scores the highest count plus one; the pieces stay where they ended,
+//!   captured pieces come back on empty squares, and the demonstrator deals the next hole.
 //! - If everyone said impossible, everyone scores zero and the same dealer deals again.
 //! - After nine holes the lowest total wins.
 //!
@@ -19,12 +19,15 @@
 //! clock: a player whose time runs out while counting is taken to have found nothing (0), a
 //! dealer's runs out deals two cards, and a demonstrator's is a failed demonstration; a
 //! demonstration may not use more moves than its count, a move that is not allowed is refused
-//! (nothing changes) and the demonstrator may give up; a failed demonstrator scores the highest
-//! count of anyone, his own included, plus one (so failing never pays); if every demonstration
-//! fails the hole counts with its penalties, the pieces go back, and the same dealer deals; a
-//! hole everyone calls impossible is dealt again and not counted; captured pieces come back on
-//! empty squares drawn by the game's seeded RNG; a player who resigns leaves the game, which
-//! ends, with the others ranked by their totals.
+//! (nothing changes) and the demonstrator may give up; if every demonstration fails the hole
+//! still counts (so a round always ends), the pieces go back and the same dealer deals, but
+//! nobody may come out of it cheaply: everyone scores at least the highest count, and those who
+//! failed at least the highest count plus one (the book's "other players' numbers" can be lower,
+//! or none, playing alone); a hole everyone calls impossible is dealt again and not counted;
+//! only rounds whose nine holes were all solved enter the best scores (a round with a hole
+//! nobody solved has a score that could be had without solving anything); captured pieces come
+//! back on empty squares drawn by the game's seeded RNG; a player who resigns leaves the game,
+//! which ends, with the others ranked by their totals.
 
 use serde::{Deserialize, Serialize};
 
@@ -94,6 +97,10 @@ pub struct GolfState {
     /// This hole's scores as they stand (penalties included), once the counts are shown.
     hole_scores: Vec<u32>,
     hole: u32,
+    /// Holes a demonstration solved. `None` in rounds stored before they were counted, which
+    /// cannot show that their score was earned by solving.
+    #[serde(default)]
+    solved_holes: Option<u32>,
     rng: u64,
     last_move: Vec<Square>,
     result: Option<Outcome>,
@@ -149,6 +156,7 @@ impl GolfState {
             card: Vec::new(),
             hole_scores: vec![0; players as usize],
             hole: 1,
+            solved_holes: Some(0),
             rng: seed,
             last_move: Vec::new(),
             result: None,
@@ -314,7 +322,7 @@ impl GolfState {
                     )));
                 }
                 self.board()
-                    .walk_from(&self.chosen(), self.progress, &path)
+                    .walk_from(&self.chosen(), self.progress, self.path.len(), &path)
                     .map_err(refuse)?;
                 Ok(GolfAction::Moves(path))
             }
@@ -342,7 +350,7 @@ impl GolfState {
                     && path.len() <= self.remaining_moves(seat)
                     && self
                         .board()
-                        .walk_from(&self.chosen(), self.progress, path)
+                        .walk_from(&self.chosen(), self.progress, self.path.len(), path)
                         .is_ok()
             }
             other => self.actions(seat).contains(other),
@@ -449,9 +457,22 @@ impl GolfState {
                 ));
             }
             None => {
+                // A hole nobody solves must not come cheap: the book's "other players'
+                // numbers" may all be zero (or there are none, playing alone).
+                let highest = u32::from(self.counts.iter().flatten().copied().max().unwrap_or(0));
+                for s in 0..self.players as usize {
+                    let least = if self.failed.contains(&Seat(s as u8)) {
+                        highest + 1
+                    } else {
+                        highest
+                    };
+                    self.hole_scores[s] = self.hole_scores[s].max(least);
+                }
                 said.push(format!(
-                    "No demonstration succeeded: the pieces stay where the hole began, and {} \
-                     deals again.",
+                    "No demonstration succeeded: nobody scores less than the highest count \
+                     ({highest}), nor a failed demonstrator less than {}; the pieces stay where \
+                     the hole began, and {} deals again.",
+                    highest + 1,
                     name(self.dealer)
                 ));
                 self.end_hole(said);
@@ -461,7 +482,8 @@ impl GolfState {
 
     fn demonstrate(&mut self, seat: Seat, path: &[(Square, Square)], said: &mut Vec<String>) {
         let board = self.board();
-        let Ok((after, progress, played)) = board.walk_from(&self.chosen(), self.progress, path)
+        let Ok((after, progress, played)) =
+            board.walk_from(&self.chosen(), self.progress, self.path.len(), path)
         else {
             return;
         };
@@ -496,21 +518,32 @@ impl GolfState {
         }
     }
 
+    /// The book: "If the player can't demonstrate their path, then they get the maximum of all
+    /// the other players' numbers, plus a one-point penalty."
     fn fail(&mut self, seat: Seat, said: &mut Vec<String>) {
-        let highest = self.counts.iter().flatten().copied().max().unwrap_or(0);
-        let score = u32::from(highest) + 1;
+        let others = (0..self.players)
+            .map(Seat)
+            .filter(|&s| s != seat)
+            .filter_map(|s| self.counts[s.index()])
+            .max()
+            .unwrap_or(0);
+        let score = u32::from(others) + 1;
         self.hole_scores[seat.index()] = score;
         self.failed.push(seat);
         self.reset();
         self.last_move.clear();
         said.push(format!(
-            "{} fails and scores {score} (the highest count plus one); the pieces are reset.",
+            "{} fails and scores {score} (the highest of the other counts plus one); the pieces \
+             are reset.",
             name(seat)
         ));
         self.next_demonstrator(said);
     }
 
     fn succeed(&mut self, seat: Seat, said: &mut Vec<String>) {
+        if let Some(solved) = &mut self.solved_holes {
+            *solved += 1;
+        }
         let highest = self.counts.iter().flatten().copied().max().unwrap_or(0);
         let mut text = format!("{} solves the hole.", name(seat));
         let wrong: Vec<Seat> = (0..self.players)
@@ -663,11 +696,12 @@ impl GolfState {
         if let Some(o) = &self.result {
             return o.describe(name);
         }
+        // No full stop at the end: whoever shows the status adds it.
         let mine = match (viewer, &self.phase) {
             (Viewer::Seat(s), Phase::Count) => {
                 match self.counts.get(s.index()).copied().flatten() {
-                    Some(0) => " You said impossible.".to_string(),
-                    Some(n) => format!(" Your count: {n}."),
+                    Some(0) => ". You said impossible".to_string(),
+                    Some(n) => format!(". Your count: {n}"),
                     None => String::new(),
                 }
             }
@@ -680,7 +714,7 @@ impl GolfState {
             .map(|(p, t)| format!("P{} {t}", p + 1))
             .collect();
         format!(
-            "Hole {} of {HOLES}: {}. Totals: {}.{mine}",
+            "Hole {} of {HOLES}: {}. Totals: {}{mine}",
             self.hole,
             self.waiting_text(Seat(u8::MAX)),
             totals.join(", ")
@@ -756,17 +790,18 @@ impl Game for Golf {
                     takes (/secret 4, or impossible). When all have sent, the counts are shown \
                     and are the hole's scores; the lowest (ties: first from the dealer's left) \
                     demonstrates move by move (/move e5-g6, several at once, or give up). \
-                    Failing scores the highest count plus one and the next lowest tries; \
-                    success leaves the pieces where they ended (captured ones come back on \
-                    empty squares), those who said impossible score the highest count plus one, \
-                    and the demonstrator deals next. If all say impossible the hole is dealt \
+                    Failing scores the highest of the other counts plus one and the next lowest \
+                    tries; success leaves the pieces where they ended (captured ones come back \
+                    on empty squares), those who said impossible score the highest count plus \
+                    one, and the demonstrator deals next. If all say impossible the hole is dealt \
                     again. Lowest total after nine holes wins; /scores golf keeps the server's \
                     best. Interpretations: the one-minute timer is the move clock (out of time \
                     counting: impossible; dealing: two cards; demonstrating: a failure); a \
-                    demonstration may not use more moves than its count; failing scores the \
-                    highest count of anyone plus one; a hole where every demonstration fails \
-                    counts and is dealt again by the same dealer; captured pieces return to \
-                    empty squares drawn at random.",
+                    demonstration may not use more moves than its count; a hole where every \
+                    demonstration fails counts and is dealt again by the same dealer, and in it \
+                    nobody scores less than the highest count, nor a failed demonstrator less \
+                    than that plus one; /scores ranks only rounds whose nine holes were all \
+                    solved; captured pieces return to empty squares drawn at random.",
             source: "Chess Kit, 'Chess Golf'",
         })
     }
@@ -825,6 +860,20 @@ impl Game for Golf {
 
     fn best_scores(&self) -> Option<BestScores> {
         Some(BestScores::Lowest)
+    }
+
+    /// A hole nobody solves still counts, so its score could be had without solving anything
+    /// (alone: "1", then give up, nine times): only rounds with every hole solved are ranked.
+    fn ranked(&self, _options: &Options, state: &GolfState) -> bool {
+        state
+            .result
+            .as_ref()
+            .is_some_and(|o| o.reason == EndReason::FinalScore)
+            && state.solved_holes == Some(HOLES)
+    }
+
+    fn ranking_rule(&self) -> Option<&'static str> {
+        Some("only complete rounds whose nine holes were all solved are ranked")
     }
 
     fn seat_name(&self, _state: &GolfState, seat: Seat) -> String {
@@ -911,7 +960,11 @@ mod tests {
 
     /// A two-player game at the book's introduction, the white king and a black bishop dealt.
     fn introduction() -> GolfState {
-        let mut s = GolfState::new(2, 5);
+        introduction_for(2)
+    }
+
+    fn introduction_for(players: u8) -> GolfState {
+        let mut s = GolfState::new(players, 5);
         s.start_fen = "2B3R1/5k2/1r1n1N2/1r2b3/R5q1/1B1n1N2/b6K/5Q2".into();
         s.dealer = Seat(1);
         s.deck.retain(|c| {
@@ -1002,6 +1055,7 @@ mod tests {
         let mut s = introduction();
         s.card = vec![vec![5, 3]; 8];
         s.hole = 9;
+        s.solved_holes = Some(8);
         act(&mut s, Seat(1), "deal");
         act(&mut s, Seat(0), "3");
         act(&mut s, Seat(1), "4");
@@ -1011,6 +1065,75 @@ mod tests {
         assert_eq!(outcome.winners, vec![Seat(1)], "28 against 43");
         assert_eq!(outcome.standings[0].score, 28);
         assert_eq!(outcome.reason, EndReason::FinalScore);
+        assert!(
+            Golf.ranked(&Options::new(), &s),
+            "all nine holes were solved"
+        );
+    }
+
+    /// The book: "If the player can't demonstrate their path, then they get the maximum of all
+    /// the other players' numbers, plus a one-point penalty." A hole nobody solves must still
+    /// not come cheap, for those who said impossible either.
+    #[test]
+    fn a_failure_scores_the_other_counts_plus_one_and_an_unsolved_hole_is_not_cheap() {
+        let mut s = introduction_for(3);
+        act(&mut s, Seat(1), "deal");
+        act(&mut s, Seat(0), "2");
+        act(&mut s, Seat(1), "impossible");
+        act(&mut s, Seat(2), "5");
+        let said = text(&act(&mut s, Seat(0), "give up"));
+        assert!(said.contains("Player 1 fails and scores 6"), "{said}");
+        let said = text(&act(&mut s, Seat(2), "give up"));
+        assert!(
+            said.contains("Player 3 fails and scores 3 (the highest of the other counts"),
+            "{said}"
+        );
+        assert!(said.contains("No demonstration succeeded"), "{said}");
+        // Nobody showed it solvable, nor anyone a cheap way through it.
+        assert_eq!(s.card, vec![vec![6, 5, 6]]);
+    }
+
+    /// Alone, "1" and giving up nine times used to top /scores golf with 18.
+    #[test]
+    fn a_round_with_a_hole_nobody_solved_is_not_ranked() {
+        let mut s = GolfState::new(1, 3);
+        for _ in 0..HOLES {
+            act(&mut s, Seat(0), "deal");
+            act(&mut s, Seat(0), "1");
+            act(&mut s, Seat(0), "give up");
+        }
+        let outcome = Golf.outcome(&s).unwrap();
+        assert_eq!(outcome.reason, EndReason::FinalScore);
+        assert_eq!(
+            outcome.standings[0].score, 18,
+            "2 a hole: the count plus one"
+        );
+        assert!(!Golf.ranked(&Options::new(), &s));
+    }
+
+    #[test]
+    fn a_refused_move_is_numbered_within_the_demonstration() {
+        let mut s = introduction();
+        act(&mut s, Seat(1), "deal");
+        act(&mut s, Seat(0), "3");
+        act(&mut s, Seat(1), "4");
+        act(&mut s, Seat(0), "e5-g6");
+        let refused = Golf.parse(&s, Seat(0), "h5xh2").unwrap_err().to_string();
+        assert!(
+            refused.contains("move 2 (h5-h2) is not allowed"),
+            "{refused}"
+        );
+    }
+
+    #[test]
+    fn the_status_leaves_the_full_stop_to_whoever_shows_it() {
+        let mut s = introduction();
+        act(&mut s, Seat(1), "deal");
+        act(&mut s, Seat(0), "3");
+        for viewer in [Viewer::Spectator, Viewer::Seat(Seat(0))] {
+            let status = Golf.view(&s, viewer).status;
+            assert!(!status.ends_with('.'), "{status}");
+        }
     }
 
     #[test]

@@ -217,3 +217,55 @@ fn odd_text_is_refused_not_a_panic() {
         );
     }
 }
+
+/// A piece letter in a shadow capture must name the piece that stands there: a typo is refused
+/// with the reason and the nearest legal captures, never played as another piece's move.
+#[test]
+fn figure_24_wrong_piece_letters_in_a_shadow_capture_are_refused() {
+    let state = game_from(&format!("{FIGURE_24} w - - 0 1"));
+    let err = Game::parse(&ShadowChess, &state, Seat::WHITE, "Kc5-d7(xBc8)")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("Kc5-d7(xBc8) is not legal: the piece on c5 is a knight, not a king"),
+        "{err}"
+    );
+    assert!(err.contains("you could play Nc5-d7(xBc8)"), "{err}");
+    let err = Game::parse(&ShadowChess, &state, Seat::WHITE, "Nc5-d7(xQc8)")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("Nc5-d7(xQc8) is not legal: c8 holds a bishop, not a queen"),
+        "{err}"
+    );
+    assert!(err.contains("Nc5-d7(xBc8)"), "{err}");
+    // The right letters, or none, still play the capture.
+    for text in ["Nc5-d7(xBc8)", "c5-d7(xc8)"] {
+        let sm = Game::parse(&ShadowChess, &state, Seat::WHITE, text).unwrap();
+        assert_eq!(Game::action_text(&ShadowChess, &state, &sm), "Nc5-d7(xBc8)");
+    }
+}
+
+/// Each refused shadow capture gives its own reason: a promotion to a king, a promotion by a
+/// piece that is no pawn, a pawn step it cannot make.
+#[test]
+fn shadow_captures_refused_for_the_real_reason() {
+    let state = game_from("r5k1/3P4/8/8/8/8/8/4K3 w - - 0 1");
+    let err = Game::parse(&ShadowChess, &state, Seat::WHITE, "d7-e8=K(xRa8)").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "d7-e8=K(xRa8) is not legal: a pawn promotes to a queen, rook, bishop or knight (=Q, \
+         =R, =B or =N)"
+    );
+    let state = game_from(&format!("{FIGURE_24} w - - 0 1"));
+    let err = Game::parse(&ShadowChess, &state, Seat::WHITE, "Nc5-d7=Q(xBc8)").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "Nc5-d7=Q(xBc8) is not legal: the knight on c5 is no pawn: only a pawn promotes"
+    );
+    let err = Game::parse(&ShadowChess, &state, Seat::WHITE, "e4-e6(xBc8)").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "e4-e6(xBc8) is not legal: the pawn on e4 cannot move from e4 to e6"
+    );
+}

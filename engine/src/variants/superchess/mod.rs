@@ -10,7 +10,9 @@
 //! - Pawns move toward the army opposite them; each row of pawns faces one enemy, and the point
 //!   pawn at the corner of the centre zone takes either course with its first move and keeps it.
 //!   A pawn promotes at the end of its line, or when a capture takes it into the frontier beyond
-//!   the enemy it faces, to any piece but a king, its partner's too.
+//!   the enemy it faces, to any piece but a king, its partner's too. Only a pawn beside a pawn
+//!   that stepped two squares may take it en passant (pawns at right angles reach the square
+//!   passed from further off).
 //! - Castling swaps king and rook of one quadrant (a knight's move apart), whatever stands
 //!   between, when neither has moved, the king is not in check and does not land in check.
 //! - No move may put the mover's or his partner's king in check (a partner's check need not be
@@ -481,6 +483,14 @@ impl SuperchessGame {
             .collect()
     }
 
+    /// Whether the player to move must answer a check to `army`'s king: the kings of his own
+    /// armies moving now (both, for two people), not a partner's, though the partner-moves
+    /// variation lets him move the partner's pieces. The book: "If your partner's King is put
+    /// in check, you are obliged—but not required—to alleviate the check on your move."
+    fn must_answer(&self, movable: &[u8], army: u8) -> bool {
+        movable.contains(&army) && self.table.controller(army) == self.player()
+    }
+
     /// The position with `army` to move.
     fn as_turn_of(&self, army: u8) -> Position {
         let mut pos = self.position.clone();
@@ -527,12 +537,13 @@ impl SuperchessGame {
             .iter()
             .map(|&k| self.position.seat_in_check(Seat(k)))
             .collect();
-        // Kings of the armies moving now that are in check must be freed; no other king of the
-        // team may be put in check (a partner's existing check need not be answered).
+        // The player's own kings in check must be freed; no other king of the team may be put
+        // in check (a partner's existing check need not be answered, even by a player who may
+        // move the partner's pieces).
         let must_free: Vec<u8> = kings
             .iter()
             .zip(&checked)
-            .filter(|(k, &c)| c && movable.contains(k))
+            .filter(|(&k, &c)| c && self.must_answer(&movable, k))
             .map(|(&k, _)| k)
             .collect();
         let mut full = Vec::new();
@@ -815,15 +826,18 @@ impl SuperchessGame {
                 return illegal(format!("a pawn may promote to a piece of its own army or a partner's, and {} is neither", self.name(j)));
             }
         }
-        // The chess rules allow it to an army that does not move now.
+        // The chess rules allow it to an army that does not move now, and it cannot be meant
+        // for one that does.
         for army in 0..4u8 {
             if movable.contains(&army) || self.table.status(army).is_out() {
                 continue;
             }
-            if self.as_turn_of(army).parse_move(text).is_ok()
-                && self.table.team(army) == self.moving_team(&movable)
-            {
-                return self.not_this_army(army);
+            if let Ok(m) = self.as_turn_of(army).parse_move(text) {
+                if self.table.team(army) == self.moving_team(&movable)
+                    && !self.movable_could_mean(&movable, text, m)
+                {
+                    return self.not_this_army(army);
+                }
             }
         }
         for &army in &movable {
@@ -836,7 +850,33 @@ impl SuperchessGame {
                 return illegal(self.why_refused(army, m));
             }
         }
+        if let MoveParseError::NoMoves { .. } = error {
+            // Only the moves the text asked for were read (a partner's promotion), and there
+            // were none: the chess rules' reason for the mover's own pieces says why.
+            for &army in &movable {
+                match self.as_turn_of(army).parse_move(text) {
+                    Err(MoveParseError::NoMoves { .. }) | Ok(_) => {}
+                    Err(e) => return GameError::Move(e),
+                }
+            }
+        }
         GameError::Move(error)
+    }
+
+    /// Whether a move text another army could make may still be meant for an army moving now:
+    /// castling (each player castles his own king), or a move one of its pieces could make
+    /// were it not for check.
+    fn movable_could_mean(&self, movable: &[u8], text: &str, other: Move) -> bool {
+        movable.iter().any(|&army| {
+            let pos = self.as_turn_of(army);
+            if other.is_castle() {
+                return pos.king(Seat(army)).is_some();
+            }
+            matches!(
+                pos.parse_move_among(text, &pos.pseudo_legal_moves()),
+                Ok(_) | Err(MoveParseError::Ambiguous { .. })
+            )
+        })
     }
 
     /// Why a move the chess rules allow is not allowed here.
@@ -852,9 +892,11 @@ impl SuperchessGame {
                 );
             }
         }
-        let checked: Vec<&str> = self
-            .movable()
-            .into_iter()
+        let movable = self.movable();
+        let checked: Vec<&str> = movable
+            .iter()
+            .copied()
+            .filter(|&k| self.must_answer(&movable, k))
             .filter(|&k| self.position.seat_in_check(Seat(k)) && after.seat_in_check(Seat(k)))
             .map(|k| self.name(k))
             .collect();
@@ -887,6 +929,9 @@ impl SuperchessGame {
     pub fn apply(&mut self, action: Action) -> Vec<Event> {
         let mut events = Vec::new();
         let movable = self.movable();
+        // A move played: its army, text, places in the move list and the events, and the
+        // enemy kings it checks.
+        let mut announced: Option<(u8, String, usize, usize, Vec<u8>)> = None;
         match action {
             Action::ResignKing(army) => {
                 let credit = self.credit(army);
@@ -904,6 +949,9 @@ impl SuperchessGame {
                     .piece_at(m.to)
                     .filter(|p| p.role == Role::King && !m.is_castle())
                     .map(|p| p.seat.0);
+                let checked_before: Vec<bool> = (0..4u8)
+                    .map(|a| self.position.seat_in_check(Seat(a)))
+                    .collect();
                 self.position.set_turn(Seat(army));
                 self.position.play_unchecked(m);
                 for &other in &movable {
@@ -912,7 +960,6 @@ impl SuperchessGame {
                     }
                 }
                 self.last_move = vec![m.from, m.to];
-                self.moves.push(format!("{}: {text}", self.name(army)));
                 for a in 0..4u8 {
                     if let Some(k) = self.position.king(Seat(a)) {
                         if self.table.team(a) != self.table.team(army)
@@ -922,6 +969,22 @@ impl SuperchessGame {
                         }
                     }
                 }
+                // The move is announced before what follows from it; whether it checks or
+                // mates is written once the turn is played out (below). It checks the enemy
+                // kings in check now that were not before, or that its army attacks.
+                let judged = !self.settings.capture_king;
+                let checks: Vec<u8> = (0..4u8)
+                    .filter(|&a| judged && self.table.team(a) != self.table.team(army))
+                    .filter(|&a| match self.position.king(Seat(a)) {
+                        Some(k) if self.position.seat_in_check(Seat(a)) => {
+                            !checked_before[a as usize] || self.position.attacked_by(k, Seat(army))
+                        }
+                        _ => false,
+                    })
+                    .collect();
+                announced = Some((army, text, self.moves.len(), events.len(), checks));
+                self.moves.push(String::new());
+                events.push(Event::Public(String::new()));
                 if let Some(victim) = captured_king {
                     events.extend(self.fall(victim, FallKind::Captured, Some(army)));
                 }
@@ -933,7 +996,6 @@ impl SuperchessGame {
                         events.extend(self.fall(k, FallKind::Mated, credit));
                     }
                 }
-                events.push(Event::Public(format!("{} played {text}", self.name(army))));
             }
         }
         for a in movable {
@@ -948,6 +1010,26 @@ impl SuperchessGame {
             self.repetitions.push(self.position.repetition_key());
             self.table.advance(|_, _| true);
             events.extend(self.settle());
+        }
+        if let Some((army, text, at_move, at_event, checks)) = announced {
+            // "#" when a king it checked fell mated before anyone else moved (the mate is
+            // judged when the mated army comes to move, so a partner may still break it).
+            let mated = checks.iter().any(|&k| {
+                matches!(
+                    self.fallen[k as usize],
+                    Some(Fall {
+                        how: FallKind::Mated,
+                        ..
+                    })
+                )
+            });
+            let mark = match (mated, checks.is_empty()) {
+                (true, _) => "#",
+                (false, false) => "+",
+                (false, true) => "",
+            };
+            self.moves[at_move] = format!("{}: {text}{mark}", self.name(army));
+            events[at_event] = Event::Public(format!("{} played {text}{mark}", self.name(army)));
         }
         if let Some(o) = &self.outcome {
             events.push(Event::GameOver(o.clone()));
@@ -1628,9 +1710,11 @@ Superchess II are lost from our copy of the book.\n\
 Pieces move as in chess. Pawns go toward the army opposite their row (White's e-file pawns \
 east, its tenth-rank pawns south); the point pawn at the centre's corner (e10, j10, j5, e5) \
 takes either course with its first move and keeps it. One or two squares on a pawn's first \
-move; en passant as in chess, for each enemy on its next turn. A pawn promotes at the end of \
-its line, or when a capture takes it into the frontier beyond the enemy it faces, to any piece \
-but a king, also a partner's (write e14=Q(Tan)). Castling swaps king and rook of one quadrant, \
+move; en passant as in chess, by a pawn beside the one that stepped (\"an opponent's pawn \
+situated on an adjoining square of an adjacent file\"), for each enemy on its next turn. A pawn \
+promotes at the end of its line, or when a capture takes it into the frontier beyond the enemy \
+it faces, to any piece but a king, also a partner's (write e14=Q(Tan)). Castling swaps king \
+and rook of one quadrant, \
 whatever stands between, if neither has moved, the king is not in check and does not land in \
 check (O-O is the rook on the king's right as its army faces).\n\
 You may not put your own or your partner's king in check; you need not answer a check to your \
@@ -1653,7 +1737,8 @@ the mater; a resigned one does not, our reading); capture-king=on (kings are cap
 is not judged at all, our reading); turns=quadrant (two people, one army a turn: an army with \
 no move passes, and a player with none at all is stalemated, our reading); armies=2 with \
 against=west|north (White against one army on the big board); partner-moves=always|\
-after-first-mate (four people may move their partner's pieces too).\n\
+after-first-mate (four people may move their partner's pieces too; a partner's check still need \
+not be answered, and a mated king still leaves the board on its own player's turn).\n\
 Our readings: a mate is judged when the mated army comes to move, and credited to the army \
 whose move last checked that king.";
 

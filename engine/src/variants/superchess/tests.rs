@@ -362,3 +362,171 @@ fn two_kings_in_check_that_no_move_frees_together_lose_the_one_left_in_check() {
     // One mate is not yet the game: the dark side needs White's king too.
     assert_eq!(g.outcome, None);
 }
+
+/// Clears the board but for the kings.
+fn kings_only(g: &mut SuperchessGame) {
+    for c in g.position.board().cells().collect::<Vec<_>>() {
+        if g.position.piece_at(c).is_some_and(|p| p.role != Role::King) {
+            g.position.set_piece(c, None);
+        }
+    }
+}
+
+#[test]
+fn only_a_pawn_beside_the_double_step_takes_it_en_passant() {
+    // The book: "when a pawn moves two squares on its initial move, an opponent's pawn
+    // situated on an adjoining square of an adjacent file may capture it." White's d10-d8
+    // passes d9. Black's west-going pawn on e10 captures onto d9, but stands a knight's move
+    // from d8; Brown's pawn on c8 stands beside it.
+    let mut g = game(4, &[]);
+    for text in [
+        "e8", "h10", "k6", "c7", "a9", "g10", "k7", "c8", "a8", "f10", "l6", "b6", "a7", "e10",
+        "l7", "b7", "d8",
+    ] {
+        play(&mut g, text);
+    }
+    let (e10, d9, d8) = (cell(&g, "e10"), cell(&g, "d9"), cell(&g, "d8"));
+    assert_eq!(g.player(), Seat(1));
+    let moves = g.legal_moves();
+    assert!(
+        !moves.iter().any(|m| m.from == e10 && m.to == d9),
+        "{:?}",
+        moves
+            .iter()
+            .map(|&m| g.write(m, &moves))
+            .collect::<Vec<_>>()
+    );
+    let why = refusal(&g, "exd9");
+    assert!(why.contains("cannot move to d9"), "{why}");
+    play(&mut g, "Nl9");
+    play(&mut g, "Nl6");
+    play(&mut g, "cxd9");
+    assert_eq!(
+        g.position.piece_at(d8),
+        None,
+        "the pawn taken en passant is gone"
+    );
+    assert_eq!(
+        g.position.piece_at(d9),
+        Some(Piece {
+            seat: Seat(3),
+            role: Role::Pawn
+        })
+    );
+}
+
+#[test]
+fn with_partner_moves_a_partners_check_need_not_be_answered() {
+    // "If your partner's King is put in check, you are obliged—but not required—to alleviate
+    // the check on your move." Black's knight takes on e13 and checks White's king.
+    let mut g = game(4, &["partner-moves=always"]);
+    for text in [
+        "c9", "Ni12", "k6", "f2", "c8", "Ng13", "k7", "g2", "d9", "Nf11", "k8", "f3", "d8", "Nxe13",
+    ] {
+        play(&mut g, text);
+    }
+    assert!(g.position.seat_in_check(Seat(0)));
+    // Tan's player may leave it.
+    assert_eq!(g.player(), Seat(2));
+    play(&mut g, "k9");
+    play(&mut g, "f4");
+    // White's own player may not.
+    assert_eq!(g.player(), Seat(0));
+    let moves = g.legal_moves();
+    let texts: Vec<String> = moves.iter().map(|&m| g.write(m, &moves)).collect();
+    assert!(texts.contains(&"Bxe13".to_string()), "{texts:?}");
+    assert!(!texts.contains(&"a9".to_string()), "{texts:?}");
+    // No move of Tan's frees White's king here, so none is offered.
+    assert!(moves.iter().all(|m| g.army_at(m.from) == 0), "{texts:?}");
+}
+
+#[test]
+fn with_partner_moves_a_mated_king_leaves_on_its_own_players_turn() {
+    // "Once checkmated, the King must be removed from the board by the checkmated player on
+    // his turn": Black mates White, and Tan's player still has his move.
+    let mut g = game(4, &["partner-moves=always"]);
+    for text in [
+        "a9", "Ni12", "k6", "f2", "a8", "Ng11", "k7", "g2", "a7", "Nf13", "k8", "f3", "b9",
+    ] {
+        play(&mut g, text);
+    }
+    let events = play(&mut g, "Nxd14");
+    let text = Event::public_texts(&events).join("\n");
+    assert_eq!(text, "Black played Nxd14+");
+    assert_eq!(g.player(), Seat(2));
+    play(&mut g, "k9");
+    let events = play(&mut g, "f4");
+    let text = Event::public_texts(&events).join("\n");
+    assert!(
+        text.contains("White's king is checkmated by Black; its army plays on for Tan's king"),
+        "{text}"
+    );
+    assert!(g.position.king(Seat(0)).is_none());
+    assert_eq!(g.player(), Seat(1));
+}
+
+#[test]
+fn a_move_is_announced_with_its_check_or_mate_before_what_follows_from_it() {
+    // Brown's rook mates White's king on a11, and White is next to move: "#".
+    let mut g = game(4, &[]);
+    kings_only(&mut g);
+    let king = g.position.king(Seat(0)).unwrap();
+    g.position.set_piece(king, None);
+    put(&mut g, "a11", 0, Role::King);
+    put(&mut g, "c10", 1, Role::Queen);
+    put(&mut g, "b4", 3, Role::Rook);
+    for _ in 0..3 {
+        g.table.advance(|_, _| true);
+    }
+    g.position.set_turn(Seat(3));
+    assert_eq!(g.player(), Seat(3));
+    let events = play(&mut g, "Ra4");
+    let texts = Event::public_texts(&events);
+    assert_eq!(texts[0], "Brown played Ra4#");
+    assert!(
+        texts[1].starts_with("White's king is checkmated by Brown"),
+        "{texts:?}"
+    );
+    assert_eq!(g.moves()[0], "Brown: Ra4#");
+    // Two people: the light player's own king left in check is mated after his move is told.
+    let mut g = game(2, &[]);
+    kings_only(&mut g);
+    for army in [0, 2] {
+        let king = g.position.king(Seat(army)).unwrap();
+        g.position.set_piece(king, None);
+    }
+    put(&mut g, "e14", 0, Role::King);
+    put(&mut g, "e1", 2, Role::King);
+    put(&mut g, "e7", 1, Role::Rook);
+    let texts = Event::public_texts(&play(&mut g, "Kd14"));
+    assert_eq!(texts[0], "White played Kd14");
+    assert!(
+        texts[1].starts_with("Tan's king is checkmated by Black"),
+        "{texts:?}"
+    );
+}
+
+#[test]
+fn refusals_give_the_real_reason() {
+    // Castling twice is refused for the castling, not as Tan's (who could castle).
+    let mut g = game(4, &[]);
+    for text in ["O-O", "i11", "k6", "f2"] {
+        play(&mut g, text);
+    }
+    let why = refusal(&g, "O-O");
+    assert!(why.contains("no right to castle"), "{why}");
+    assert!(!why.contains("Tan"), "{why}");
+    // A partner's promotion on a move that does not promote.
+    let g = game(4, &[]);
+    let why = refusal(&g, "f10=Q(Tan)");
+    assert!(
+        why.contains("your pawn on e10 does not promote on f10"),
+        "{why}"
+    );
+    // A promotion asked of a knight.
+    let why = refusal(&g, "Nc9=Q");
+    assert!(
+        why.contains("only a pawn can promote, not a knight"),
+        "{why}"
+    );
+}

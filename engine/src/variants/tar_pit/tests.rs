@@ -123,9 +123,127 @@ fn a_tarred_piece_reaching_the_last_rank_gives_the_tar_back() {
     let b7 = cell(&s, "b7");
     s.checkers[b7.index()] = Some(Seat::BLACK);
     s.supply = [6, 5];
-    act(&mut s, Seat::WHITE, "Nb8");
+    let events = act(&mut s, Seat::WHITE, "Nb8");
     assert_eq!(s.checker(cell(&s, "b8")), None);
     assert_eq!(s.supply(), [6, 6], "the checker goes back to Black");
+    // Everyone is told, not only shown a checker gone from the image.
+    let said = Event::public_texts(&events).join(" ");
+    assert!(said.contains("the tar goes back to Black"), "{said}");
+}
+
+fn from_fen(fen: &str) -> TarPitState {
+    let mut options = Options::new();
+    options.set("fen", fen);
+    TarPit.setup(&options, 2, 2).unwrap()
+}
+
+/// The book: "A tarred piece may capture an enemy pawn en passant", and otherwise chess rules
+/// apply, so an ordinary pawn may too: the long step must still be there on the opponent's
+/// turn.
+#[test]
+fn a_pawn_may_take_a_long_step_en_passant() {
+    let mut s = from_fen("4k3/3p4/8/4P3/8/8/8/4K3 w - - 0 1");
+    act(&mut s, Seat::WHITE, "Kf1");
+    act(&mut s, Seat::WHITE, "no card");
+    act(&mut s, Seat::BLACK, "d5");
+    act(&mut s, Seat::BLACK, "no card");
+    assert!(s
+        .legal_moves(Seat::WHITE)
+        .iter()
+        .any(|m| m.kind == MoveKind::EnPassant));
+    act(&mut s, Seat::WHITE, "exd6");
+    assert!(s.position().piece_at(cell(&s, "d5")).is_none());
+    assert!(s.position().piece_at(cell(&s, "d6")).is_some());
+}
+
+#[test]
+fn a_tarred_piece_may_capture_an_enemy_pawn_en_passant() {
+    let mut s = from_fen("4k3/5p2/8/4N3/8/8/8/4K3 b - - 0 1");
+    let e5 = cell(&s, "e5");
+    s.checkers[e5.index()] = Some(Seat::BLACK);
+    act(&mut s, Seat::BLACK, "f5");
+    act(&mut s, Seat::BLACK, "no card");
+    act(&mut s, Seat::WHITE, "Nxf6");
+    assert!(
+        s.position().piece_at(cell(&s, "f5")).is_none(),
+        "the pawn is taken"
+    );
+    let f6 = cell(&s, "f6");
+    assert_eq!(
+        s.position().piece_at(f6).map(|p| p.role),
+        Some(Role::Knight)
+    );
+    assert_eq!(s.checker(f6), Some(Seat::BLACK), "still tarred");
+}
+
+/// A position repeats only when the same pieces carry the same checkers: tar changes how they
+/// move.
+#[test]
+fn repetition_counts_the_checkers_under_the_pieces() {
+    let mut s = from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+    let turn = |s: &mut TarPitState, white: &str, black: &str| {
+        act(s, Seat::WHITE, white);
+        act(s, Seat::WHITE, "no card");
+        act(s, Seat::BLACK, black);
+        act(s, Seat::BLACK, "no card");
+    };
+    turn(&mut s, "Ra2", "Kd8");
+    turn(&mut s, "Ra1", "Ke8");
+    // The start has been seen twice; now the rook carries White's checker.
+    let a1 = cell(&s, "a1");
+    s.checkers[a1.index()] = Some(Seat::WHITE);
+    s.supply[0] -= 1;
+    turn(&mut s, "Ra2", "Kd8");
+    turn(&mut s, "Ra1", "Ke8");
+    assert_eq!(s.checker(a1), Some(Seat::WHITE));
+    assert!(s.result.is_none(), "{:?}", s.result);
+}
+
+#[test]
+fn a_carrying_piece_with_no_neighbour_is_not_asked_to_throw() {
+    let mut s = from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+    let a1 = cell(&s, "a1");
+    s.checkers[a1.index()] = Some(Seat::WHITE);
+    s.supply[0] -= 1;
+    act(&mut s, Seat::WHITE, "Ra4");
+    assert_eq!(s.phase, Phase::Card, "nothing next to a4 to throw onto");
+}
+
+#[test]
+fn keeping_the_tar_says_so() {
+    let mut s = example();
+    act(&mut s, Seat::BLACK, "Nxe4");
+    let events = act(&mut s, Seat::BLACK, "no throw");
+    assert_eq!(
+        Event::public_texts(&events),
+        vec!["Black keeps the tar on e4.".to_string()]
+    );
+}
+
+/// The book: "You may not castle, if either the king or the rook have a checker." That is the
+/// reason given, not attacked squares.
+#[test]
+fn castling_refused_for_a_checker_says_so() {
+    let mut s = from_fen("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    let h1 = cell(&s, "h1");
+    s.checkers[h1.index()] = Some(Seat::WHITE);
+    let why = refusal(&s, Seat::WHITE, "O-O");
+    assert!(why.contains("the rook on h1 has one"), "{why}");
+}
+
+/// Checkers that meet are given back where everyone sees it: two of one colour repel one.
+#[test]
+fn a_repelled_checker_is_announced() {
+    let mut s = from_fen("4k3/8/8/8/8/8/3P4/4K3 w - - 0 1");
+    let d2 = cell(&s, "d2");
+    s.checkers[d2.index()] = Some(Seat::WHITE);
+    s.supply[0] -= 1;
+    s.hands[0] = vec![card('P')];
+    act(&mut s, Seat::WHITE, "Kf1");
+    let events = act(&mut s, Seat::WHITE, "P d2");
+    let said = Event::public_texts(&events).join(" ");
+    assert!(said.contains("repel, one goes back to White"), "{said}");
+    assert_eq!(s.checker(d2), Some(Seat::WHITE));
 }
 
 #[test]

@@ -110,6 +110,22 @@ fn a_removal_can_leave_a_king_open_to_capture() {
 }
 
 #[test]
+fn after_a_king_capture_the_reveal_names_the_capturing_teams_predictor() {
+    let mut s = start(Some("4k3/p3b3/8/8/8/8/8/K3R3 b - - 0 1"));
+    s.trophy = Trophy(1);
+    s.face_up[1] = Some(Face::Piece(Role::Queen));
+    act(&mut s, B2, "N");
+    act(&mut s, B1, "a6");
+    act(&mut s, B2, "remove e7");
+    act(&mut s, W2, "Q");
+    act(&mut s, W1, "Rxe8");
+    assert_eq!(
+        Telepathic.secret_history(&s),
+        vec!["White 2 had predicted queen when the game ended.".to_string()]
+    );
+}
+
+#[test]
 fn a_team_that_has_lost_eight_pieces_plays_without_a_face_up_card() {
     let mut s = start(None);
     s.lost = [8, 0];

@@ -14,14 +14,17 @@
 //! - Numbers (`numbers=on`): men numbered 1-12, shuffled; none jumps a higher number; only a
 //!   king jumps a king.
 //! - Players: two, three and five play cut-throat; four and six also partners, in the
-//!   patterns the book names, each with its sequence of moves (`teams=`). Tri-Queens is for
-//!   an even number of players only. The square board's cut-throat rules apply: a player with
+//!   patterns the book names, each with its sequence of moves (`teams=`). Tri-Queens is not
+//!   for three ("only by an even number of players"), but five may play it cut-throat from
+//!   Figure 23 ("also the only possible setup for playing five or six player cut-throat"). The
+//!   square board's cut-throat rules apply: a player with
 //!   nothing that can move misses his turns; in Stax and Queens a player who owns no stack
 //!   when his turn comes has his checkers taken out of the stacks and is out. The last player
 //!   (or team) able to move wins.
 //! - The 40-move option (Tri-Chek only, `forty=on`, the default): once every piece is a king,
 //!   any player may invoke it on his turn (`/move forty`, which does not use the turn); after
-//!   forty moves without a jump, the player (or team) with the most pieces wins.
+//!   forty moves of each player without a jump, the player (or team) with the most pieces
+//!   wins.
 //! - Starting positions are data (`engine/data/tri-checkers.txt`), rebuilt from the text since
 //!   the figures are lost; `layout=` picks among the book's options (the two-player and
 //!   five-six player symmetric positions, Tri-Queens' open and closed positions, advanced men
@@ -29,8 +32,8 @@
 //!
 //! *Interpretations* (also in `/rules`): which of the two players moves first (the one with
 //! four back triangles, A in Figure 14); every layout's exact triangles; ABC-DEF as the book's
-//! ABF-CDE lettered from the other end; the 40-move option invoked on one's own turn and
-//! counting every player's moves; partners' pieces counted together for it; the draws of the
+//! ABF-CDE lettered from the other end; the 40-move option invoked on one's own turn and its
+//! "40 moves" counted per player, as checkers counts them; partners' pieces counted together for it; the draws of the
 //! square games (forty moves of each player without a capture or a man's move, and threefold
 //! repetition) kept.
 
@@ -96,11 +99,14 @@ pub fn start(
             "{game} is played by 2 to 6 players, not {players}"
         )));
     }
-    if kind == Kind::Queens && players % 2 == 1 {
-        return Err(GameError::BadOption(format!(
-            "Tri-Queens is for an even number of players (2, 4 or 6), not {players}: with an odd \
-             number two players would start on the same colour"
-        )));
+    // The book allows five from Figure 23, "also the only possible setup for playing five or
+    // six player cut-throat"; only three are refused.
+    if kind == Kind::Queens && players == 3 {
+        return Err(GameError::BadOption(
+            "Tri-Queens is played by 2, 4, 5 or 6 players, not 3: \"Two players must necessarily \
+             begin on the same color\" (the book)"
+                .to_string(),
+        ));
     }
     let pattern = read_pattern(options, players, patterns(kind, players), game)?;
     let choices = layout::choices(games(kind), players, &pattern);
@@ -211,7 +217,7 @@ fn options(kind: Kind) -> Vec<OptionSpec> {
         OptionSpec {
             key: "layout",
             help: if kind == Kind::Queens {
-                "the starting position: standard; open or closed (four players, AC-BD); mixed, advanced or corners (six, ACE-BDF)"
+                "the starting position: standard; open or closed (four players, AC-BD); mixed, advanced or corners (six, ACE-BDF); five and six cut-throat use corners"
             } else {
                 "the starting position: standard, or symmetric (two, five or six players: the book's optional even position)"
             },
@@ -275,7 +281,7 @@ info!(
     Kind::Queens,
     "tri-queens",
     &["triqueens", "triangle-queens"],
-    &[2, 4, 6],
+    &[2, 4, 5, 6],
     RULES_QUEENS
 );
 
@@ -303,7 +309,7 @@ macro_rules! rules {
 }
 
 const RULES_CHEK: &str = concat!(
-    rules!("Tri-Chek: checkers"),
+    rules!("Checkers"),
     "Everyone plays on the dark triangles. Men move and jump to \
     the two dark triangles ahead that touch theirs at a corner; kings to all six around. Jumps \
     are compulsory and complete; a man reaching the far edge is crowned and stops.\n",
@@ -319,12 +325,13 @@ const RULES_CHEK: &str = concat!(
     from E); ABC-DEF is ABF-CDE lettered from the other end (our reading): A, D, B, E, C, F.\n",
     "The 40-move option (forty=on, the default): since a fleeing king can always run along an \
     edge, once every piece is a king any player may invoke it on his turn with /move forty \
-    (it does not use the turn); after forty moves without a jump the player with the most \
-    pieces wins (partners count their pieces together; a tie shares the win; our readings)."
+    (it does not use the turn); after forty moves of each player without a jump the player \
+    with the most pieces wins (forty each, as checkers counts; partners count their pieces \
+    together; a tie shares the win; our readings)."
 );
 
 const RULES_STAX: &str = concat!(
-    rules!("Tri-Stax: Stax"),
+    rules!("Stax"),
     "Everyone plays on the dark triangles. Men move and jump to \
     the two dark triangles ahead that touch theirs at a corner; kings to all six around. A \
     jumped checker is carried underneath the jumping stack as a prisoner; a stack belongs to its \
@@ -335,19 +342,22 @@ const RULES_STAX: &str = concat!(
 );
 
 const RULES_QUEENS: &str = concat!(
-    rules!("Tri-Queens: Queens"),
+    rules!("Queens"),
     "Players start on either colour. Men move to the two \
     triangles of their colour ahead that touch at a corner, and jump five ways: over those two, \
     or over any of the three triangles of the other colour ahead, crossing one side and one \
     angle of it (the book's Figure 13). Kings move to the six triangles of their colour around \
-    and jump all twelve ways. Stax's prisoners and cut-throat rule apply. Even numbers only. \
-    Two: one player on five dark back triangles, the other opposite on five light. Four \
-    (layout=standard): neighbouring pairs on one colour, A and B dark, C and D light; \
-    cut-throat and AC-BD move A, B, C, D; AB-CD A, C, B, D; AD-BC D, B, A, C. layout=open and \
+    and jump all twelve ways. Stax's prisoners and cut-throat rule apply. Two, four, five or \
+    six players (not three: two would start on one colour). Two: one player on five dark back \
+    triangles, the other opposite on five light. Four (layout=standard): neighbouring pairs on \
+    one colour, A and B dark, C and D light; cut-throat and AC-BD move A, B, C, D; AB-CD A, C, \
+    B, D; AD-BC D, B, A, C. layout=open and \
     layout=closed (AC-BD, partners adjacent on opposite colours): open puts everyone on a \
     six-triangle row away from his partner, closed on a five-triangle row meeting him at the \
     corner. Six: AD-BE-CF (partners adjacent on opposite colours, each with one advanced man), \
-    ACE-BDF (layout=mixed: one of each trio on the other colour; layout=advanced or \
-    layout=corners: each trio on one colour, a man advanced or on the cut-out corner), and \
-    cut-throat (corners, clockwise); all move A to F. The 40-move option does not apply."
+    ACE-BDF (layout=mixed: one of each trio on the other colour, two of each trio with a man \
+    advanced; layout=advanced or layout=corners: each trio on one colour, A, C, E side by side \
+    on light and B, D, F on dark, four of the six with a man advanced or on the cut-out corner), \
+    and cut-throat (the same colours lettered clockwise, four men on the corners); all move A to \
+    F. Five play cut-throat on six's position without F. The 40-move option does not apply."
 );

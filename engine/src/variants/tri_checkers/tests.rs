@@ -271,8 +271,10 @@ fn play(state: &mut crate::variants::checkers::CheckersState, text: &str) -> Vec
         .1
 }
 
-/// The 40-move option: offered once every piece is a king, free, and after forty moves
-/// without a jump the player with more pieces wins.
+/// The 40-move option: offered once every piece is a king, free, and after forty moves of
+/// each player without a jump the player with more pieces wins. The book's "if 40 moves are
+/// made with no piece being jumped" is counted per player, as checkers counts its forty moves:
+/// eighty moves in all for two.
 #[test]
 fn the_forty_move_option() {
     let mut state = Game::setup(&TRI_CHEK, &Options::new(), 2, 0).unwrap();
@@ -301,7 +303,7 @@ fn the_forty_move_option() {
     assert!(err.to_string().contains("already invoked"), "{err}");
     // Both shuffle along their rows: repetitions do not draw once the option is invoked.
     let shuffle = [["1-3", "93-95"], ["3-1", "95-93"]];
-    for i in 0..20 {
+    for i in 0..40 {
         assert!(
             TRI_CHEK.outcome(&state).is_none(),
             "over after {} moves",
@@ -316,6 +318,87 @@ fn the_forty_move_option() {
     assert_eq!(outcome.reason, EndReason::FortyMoves);
 }
 
+/// The six-player Tri-Queens figures as the book counts them. Figure 22: "one of each trio on
+/// one color spaces and the other two on the opposite color. Two of each three begin with one
+/// advanced piece." Figure 23: "All of each trio are on the same color spaces ... four of the
+/// six players beginning in advanced positions 'a.' If preferred, that piece may use the cut
+/// out corners at 'b'"; and "Figure 23 is also the only possible setup for playing five or six
+/// player cut-throat ... for cut-throat, it moves clockwise ... the advanced piece is
+/// impermissible in cut-throat, so the missing corners at positions 'b' must be used."
+#[test]
+fn tri_queens_for_five_and_six_advance_as_many_men_as_the_book_says() {
+    use crate::board::{corner_numbers, frame_to_board, hexagon_number};
+    let find = |players: usize, pattern: &str, name: &str| -> &'static layout::Layout {
+        layout::choices(Games::Queens, players, pattern)
+            .into_iter()
+            .find(|l| l.name == name)
+            .unwrap_or_else(|| panic!("no layout {players} {pattern} {name}"))
+    };
+    // An advanced man stands in a fourth row; a man on a corner stands on a cut-out triangle.
+    let advanced = |army: &layout::PlayerLayout| army.rows.len() == 4;
+    let on_corner = |l: &layout::Layout, army: &layout::PlayerLayout| {
+        let corners: Vec<u16> = l
+            .cut_corners
+            .iter()
+            .flat_map(|&k| corner_numbers(l.side, k))
+            .collect();
+        army.rows.iter().enumerate().any(|(rank, files)| {
+            files.iter().any(|&file| {
+                hexagon_number(l.side, frame_to_board(l.side, army.edge, rank as i16, file))
+                    .is_some_and(|n| corners.contains(&n))
+            })
+        })
+    };
+    // ACE against BDF.
+    let trios = [[0usize, 2, 4], [1, 3, 5]];
+    let mixed = find(6, "ace-bdf", "mixed");
+    for trio in trios {
+        let light = trio
+            .iter()
+            .filter(|&&s| mixed.armies[s].shade == Shade::Light)
+            .count();
+        assert!(light == 1 || light == 2, "mixed: {trio:?} is on one colour");
+        let ahead = trio.iter().filter(|&&s| advanced(&mixed.armies[s])).count();
+        assert_eq!(ahead, 2, "mixed: two of each three advance a man");
+    }
+    for name in ["advanced", "corners"] {
+        let l = find(6, "ace-bdf", name);
+        for trio in trios {
+            let shade = l.armies[trio[0]].shade;
+            assert!(
+                trio.iter().all(|&s| l.armies[s].shade == shade),
+                "{name}: {trio:?} on one colour"
+            );
+        }
+        let count = l
+            .armies
+            .iter()
+            .filter(|&a| {
+                if name == "advanced" {
+                    advanced(a)
+                } else {
+                    on_corner(l, a)
+                }
+            })
+            .count();
+        assert_eq!(count, 4, "{name}: four of the six");
+    }
+    for (players, corners) in [(6, 4), (5, 3)] {
+        let l = find(players, "cutthroat", "corners");
+        assert!(l.armies.iter().all(|a| !advanced(a)), "{players}");
+        let count = l.armies.iter().filter(|&a| on_corner(l, a)).count();
+        assert_eq!(count, corners, "{players}: the corners are used");
+        // Clockwise: the edges in the order of play.
+        let edges: Vec<u8> = l.order.iter().map(|&s| l.armies[s as usize].edge).collect();
+        assert!(
+            edges.windows(2).all(|w| w[0] < w[1]),
+            "{players}: {edges:?}"
+        );
+    }
+    let (pos, _) = start(Kind::Queens, &Options::new(), 5, 0).unwrap();
+    assert_eq!(pos.seat_count(), 5);
+}
+
 /// Bad options are refused with the choices that fit.
 #[test]
 fn refusals_name_the_valid_choices() {
@@ -326,8 +409,9 @@ fn refusals_name_the_valid_choices() {
         }
         start(kind, &o, players, 0).unwrap_err().to_string()
     };
-    assert!(refuse(Kind::Queens, 3, &[]).contains("even number of players (2, 4 or 6)"));
-    assert!(refuse(Kind::Queens, 5, &[]).contains("even number"));
+    assert!(refuse(Kind::Queens, 3, &[]).contains("2, 4, 5 or 6"));
+    let e = refuse(Kind::Queens, 5, &[("mode", "partners")]);
+    assert!(e.contains("cut-throat"), "{e}");
     let e = refuse(
         Kind::Stax,
         4,

@@ -41,7 +41,7 @@ use crate::game::{
     PromptKind, VariantInfo,
 };
 use crate::table::{ArmyStatus, Table};
-use crate::view::{Figure, Placed, View, Viewer};
+use crate::view::{Figure, Marker, Placed, View, Viewer};
 
 /// Trimens Chess.
 pub struct Trimens;
@@ -457,18 +457,27 @@ impl Game for Trimens {
         };
         let legal = state.legal();
         let board = state.position.board();
-        // A dead piece is named as such.
+        // A dead piece is named as such, on the triangle left or on the one reached ("Dead
+        // pieces become a part of the playing board and cannot be displaced by either
+        // remaining player"), rather than refused for a reason of the move's path.
         let numbers: Vec<&str> = text
             .split(|c: char| !c.is_ascii_digit())
             .filter(|s| !s.is_empty())
             .collect();
-        let from = numbers.get(usize::from(notation::player_named(text).is_some()));
-        if let Some(cell) = from.and_then(|n| board.cell(n)) {
+        let first = usize::from(notation::player_named(text).is_some());
+        for (n, moved) in numbers.iter().skip(first).take(2).zip([true, false]) {
+            let Some(cell) = board.cell(n) else { continue };
             if let Some(p) = state.position.piece_at(cell) {
                 if p.seat != seat && state.is_dead(p.seat) {
                     return Err(illegal(format!(
-                        "the piece on {} is dead: part of the board, never moved or captured",
-                        board.label(cell)
+                        "the {} on {} is dead: part of the board, never {}",
+                        p.role.name(),
+                        board.label(cell),
+                        if moved {
+                            "moved or captured"
+                        } else {
+                            "captured"
+                        }
                     )));
                 }
             }
@@ -530,9 +539,16 @@ impl Game for Trimens {
                 Viewer::Seat(s) => s,
                 Viewer::Spectator => Seat(0),
             },
+            // Dead pieces are "part of the playing board": drawn so, not like live ones.
             figures: pos
                 .pieces()
-                .map(|(cell, piece)| Placed::new(cell, piece.seat, Figure::Chess(piece.role)))
+                .map(|(cell, piece)| {
+                    let mut placed = Placed::new(cell, piece.seat, Figure::Chess(piece.role));
+                    if state.is_dead(piece.seat) {
+                        placed.markers.push(Marker::Dead);
+                    }
+                    placed
+                })
                 .collect(),
             last_move: state.last_move.clone(),
             checks,

@@ -111,13 +111,7 @@ pub fn read(pos: &Position, legal: &[Move], text: &str) -> Result<Move, String> 
         }
         None => (rest, None),
     };
-    let digits: Vec<&str> = squares
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|s| !s.is_empty())
-        .collect();
-    let [from, to] = digits[..] else {
-        return Err("write a move like 1Q/21-129, 1p/15-26 or 198-15, or O-O".into());
-    };
+    let (from, to, taken) = triangles(squares)?;
     let board = pos.board();
     let cell = |n: &str| {
         board.cell(n).ok_or_else(|| {
@@ -128,11 +122,6 @@ pub fn read(pos: &Position, legal: &[Move], text: &str) -> Result<Move, String> 
         })
     };
     let (from, to) = (cell(from)?, cell(to)?);
-    let taken = squares
-        .rsplit_once(['x', 'X'])
-        .map(|(_, after)| after.trim())
-        .and_then(|after| after.chars().next())
-        .filter(|c| c.is_ascii_alphabetic());
     let piece = pos
         .piece_at(from)
         .ok_or_else(|| format!("there is no piece on {}", board.label(from)))?;
@@ -178,6 +167,34 @@ pub fn read(pos: &Position, legal: &[Move], text: &str) -> Result<Move, String> 
             .copied()
             .find(|m| m.kind == MoveKind::Promotion(Role::Queen))
             .ok_or_else(|| "that could be several moves: add the promotion, like /Q".to_string()),
+    }
+}
+
+/// The triangles of a move written `from-to` or `fromxto`, and the letter of the piece it
+/// takes if written (`191-27xP`). Anything else is refused, naming it, so that nothing the
+/// player wrote is dropped and a different move read ("15-26 please", "15-2б").
+fn triangles(text: &str) -> Result<(&str, &str, Option<char>), String> {
+    const FORM: &str = "write a move like 1Q/21-129, 1p/15-26 or 198-15, or O-O";
+    let number = |t: &str| t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let t = text.trim();
+    let (from, rest) = t.split_at(number(t));
+    let Some(rest) = rest.trim_start().strip_prefix(['-', 'x', 'X']) else {
+        return Err(FORM.into());
+    };
+    let rest = rest.trim_start();
+    let (to, rest) = rest.split_at(number(rest));
+    if from.is_empty() || to.is_empty() {
+        return Err(FORM.into());
+    }
+    let rest = rest.trim();
+    if rest.is_empty() {
+        return Ok((from, to, None));
+    }
+    // What follows can only be the piece taken: x and its letter.
+    let mut piece = rest.strip_prefix(['x', 'X']).unwrap_or("?").trim().chars();
+    match (piece.next(), piece.next()) {
+        (Some(c), None) if c.is_ascii_alphabetic() => Ok((from, to, Some(c))),
+        _ => Err(format!("'{rest}' is not part of a move: {FORM}")),
     }
 }
 

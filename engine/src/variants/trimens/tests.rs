@@ -159,6 +159,66 @@ fn bad_moves_are_refused_with_the_reason() {
     assert!(Trimens.is_out(&s, Seat(2)));
 }
 
+/// Whatever is written beyond a move is refused with what it is, never dropped: "15-26
+/// please" was played as 15-26, and "1p/15-2б" read as 15-2.
+#[test]
+fn text_beyond_the_move_is_refused_not_dropped() {
+    let mut s = game(3, &[]);
+    for (text, junk) in [
+        ("15-26 please", "'please'"),
+        ("1p/15-2б", "'б'"),
+        ("1p/15-26 x", "'x'"),
+    ] {
+        let e = Game::play(&Trimens, &mut s, Seat(0), text)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(&format!("{junk} is not part of a move")),
+            "{text}: {e}"
+        );
+    }
+    assert!(s.moves.is_empty(), "nothing was played");
+    // The book's forms still read: the piece taken, spaces, x between the triangles.
+    play(&mut s, "1p/15 - 26");
+    play(&mut s, "218x174");
+    assert_eq!(s.moves, ["1p/15-26", "2p/218-174"]);
+}
+
+/// "Dead pieces become a part of the playing board and cannot be displaced by either
+/// remaining player": the book's own 3B/191-27xP, with the pawn on 27 dead, is refused for
+/// that reason, not as "not a diagonal of your frame".
+#[test]
+fn taking_a_dead_piece_is_refused_as_such() {
+    let mut s = game(3, &[]);
+    for text in [
+        "1p/15-26",
+        "2p/218-174",
+        "3p/198-190",
+        "1p/17-24",
+        "2p/223-215",
+        "3p/193-146",
+        "1Q/5-119",
+        "2N/169-164",
+        "3B/195-191",
+        "1Q/119-122",
+        "2p/166-165",
+        "3Q/196-198",
+        "1p/14-27",
+        "2B/257-223",
+    ] {
+        play(&mut s, text);
+    }
+    s.kill(Seat(0));
+    assert_eq!(s.to_move(), Seat(2));
+    for text in ["3B/191-27xP", "191-27"] {
+        let e = Game::play(&Trimens, &mut s, Seat(2), text)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("the pawn on 27 is dead"), "{text}: {e}");
+        assert!(!e.contains("diagonal"), "{text}: {e}");
+    }
+}
+
 #[test]
 fn designated_play_forbids_checking_the_other_opponent() {
     // Player 1 (White) must mate Red (his right) first: a move checking Black is illegal.
@@ -222,6 +282,22 @@ fn dead_pieces_are_never_taken_and_threaten_nothing() {
         let king = pos.king(seat).unwrap();
         assert!(!pos.attacked_by(king, Seat(0)) || !pos.seat_in_check(seat));
         assert!(!pos.seat_in_check(seat));
+    }
+}
+
+/// Dead pieces are drawn as dead: the view marks them, and only them.
+#[test]
+fn the_view_marks_dead_pieces() {
+    let mut s = game(3, &[]);
+    s.kill(Seat(1));
+    let view = Trimens.view(&s, Viewer::Spectator);
+    assert_eq!(view.figures.len(), 48);
+    for placed in &view.figures {
+        assert_eq!(
+            placed.markers.contains(&Marker::Dead),
+            placed.army == Seat(1),
+            "{placed:?}"
+        );
     }
 }
 

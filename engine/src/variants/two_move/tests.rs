@@ -176,6 +176,31 @@ fn the_king_card_castles_through_attacked_squares_and_no_pawn_moves_twice() {
     assert_eq!(placement(&s), "4k3/5r2/8/8/4P3/3p4/8/5RK1");
 }
 
+/// The book: "When you castle, it doesn't matter if an opponent's piece is threatening". So
+/// castling with another card is refused for the card, not for the attacked square.
+#[test]
+fn castling_with_the_wrong_card_is_refused_for_the_card() {
+    let mut s = game(
+        "4k3/5r2/8/8/8/8/P7/4K2R w K - 0 1",
+        &[Role::Knight, Role::Bishop],
+        &[],
+    );
+    act(&mut s, W, "Q K");
+    act(&mut s, B, "n b");
+    // Black has neither card's piece: his rook, the least valuable that can move, moves twice.
+    mv(&mut s, B, "Rf6");
+    mv(&mut s, B, "Rf5");
+    // The rook on f5 attacks f1; White's queen card comes first.
+    let why = refusal(&s, W, "O-O");
+    assert!(
+        why.contains("your queen card moves a queen or a pawn"),
+        "{why}"
+    );
+    mv(&mut s, W, "a3");
+    mv(&mut s, W, "O-O");
+    assert_eq!(placement(&s), "4k3/8/8/5r2/8/P7/8/5RK1");
+}
+
 #[test]
 fn a_chosen_pair_is_seen_only_by_its_owner_until_both_have_chosen() {
     let mut s = game(
