@@ -209,14 +209,15 @@ impl VariantInfo {
         }
     }
 
-    /// The numbers of players in words, smallest first, runs of three or more as ranges:
-    /// "2", "2 or 3", "2, 4 or 6", "1 to 8".
+    /// The numbers of players in words, smallest first, runs of four or more as ranges:
+    /// "2", "2 or 3", "2, 4, 5 or 6", "1 to 8".
     ///
     /// ```
     /// use engine::registry;
     /// let words = |id: &str| registry::variant(id).unwrap().info().describe_seat_counts();
     /// assert_eq!(words("chess"), "2");
     /// assert_eq!(words("golf"), "1 to 8");
+    /// assert_eq!(words("tri-queens"), "2, 4, 5 or 6");
     /// ```
     pub fn describe_seat_counts(&self) -> String {
         let mut counts = self.seat_counts.to_vec();
@@ -229,7 +230,7 @@ impl VariantInfo {
             while end + 1 < counts.len() && counts[end + 1] == counts[end] + 1 {
                 end += 1;
             }
-            if end >= i + 2 {
+            if end >= i + 3 {
                 parts.push(format!("{} to {}", counts[i], counts[end]));
             } else {
                 parts.extend(counts[i..=end].iter().map(|n| n.to_string()));

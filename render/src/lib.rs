@@ -26,7 +26,7 @@ mod text;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use engine::board::{Board, BoardSpec, Cell, Shade, Wrap};
+use engine::board::{Board, BoardSpec, Cell, Shade};
 use engine::chess::Seat;
 use engine::view::{BoardLabel, Figure, Marker, Placed, View};
 use image::codecs::png::{CompressionType, FilterType, PngEncoder};
@@ -510,11 +510,12 @@ fn draw_wrap_hints(img: &mut RgbImage, board: &Board, layout: &Layout) {
     };
     let (w, h) = (files as f32, ranks as f32);
     let mut edges: Vec<([f32; 2], [f32; 2], [f32; 2])> = Vec::new();
-    if board.wrap() != Wrap::None {
+    if board.wrap().files() {
         edges.push(([0.0, 0.0], [0.0, h], [-1.0, 0.0]));
         edges.push(([w, 0.0], [w, h], [1.0, 0.0]));
     }
-    if board.wrap() == Wrap::Both {
+    // Ranks alone wrap too: the cylinder of the side players on a four-player board.
+    if board.wrap().ranks() {
         edges.push(([0.0, 0.0], [w, 0.0], [0.0, -1.0]));
         edges.push(([0.0, h], [w, h], [0.0, 1.0]));
     }

@@ -363,6 +363,28 @@ fn wrapped_edges_show_a_hint_and_flat_ones_do_not() {
     );
     let torus = count_hint(Wrap::Both);
     assert!(torus.iter().all(|n| *n > 50), "{torus:?}");
+    // The side players' cylinder on a four-player board: ranks alone wrap.
+    let ranks = count_hint(Wrap::Ranks);
+    assert!(
+        ranks[0] == 0 && ranks[1] == 0 && ranks[2] > 50 && ranks[3] > 50,
+        "{ranks:?}"
+    );
+}
+
+/// Doubles on the cylinder: each pair of opposite armies wraps its own pair of edges, so the
+/// picture marks all four edges; the flat board marks none.
+#[test]
+fn doubles_on_the_cylinder_shows_its_wrapped_edges() {
+    let doubles = registry::variant("doubles").unwrap();
+    let hints = |board: &str| {
+        let options = Options::parse([format!("board={board}")]).unwrap();
+        let state = doubles.setup(&options, 4, 0).unwrap();
+        let view = doubles.view(&state, Viewer::Spectator).unwrap();
+        let img = render::render_image(&view);
+        img.pixels().filter(|p| p.0 == palette::WRAP_HINT).count()
+    };
+    assert_eq!(hints("flat"), 0);
+    assert!(hints("cylinder") > 200, "{}", hints("cylinder"));
 }
 
 #[test]

@@ -305,10 +305,12 @@ pub enum Wrap {
 }
 
 impl Wrap {
-    fn files(self) -> bool {
+    /// Whether the left and right edges touch.
+    pub fn files(self) -> bool {
         matches!(self, Wrap::Files | Wrap::Both)
     }
-    fn ranks(self) -> bool {
+    /// Whether the top and bottom edges touch.
+    pub fn ranks(self) -> bool {
         matches!(self, Wrap::Ranks | Wrap::Both)
     }
 }

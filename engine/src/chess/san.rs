@@ -1,6 +1,8 @@
 //! Move notation: SAN (`Nf3`, `exd5`, `e8=Q+`, `O-O`) and coordinates (`g1f3`, `e7e8q`), written
 //! and read. Reading is lenient (`ng1f3`, `g1-f3`, `0-0`, `e8q` all work) and, when a move is
-//! not legal, says why.
+//! not legal, says why. Lenient never means playing a move the text does not say: a written
+//! capture (`x`) must capture, a bare destination (`d5`, `Nd5`) never captures, and a capital
+//! piece letter names that piece; such texts are refused with the moves they come near.
 
 use std::fmt;
 
@@ -69,6 +71,9 @@ struct Pattern {
     from_rank: Option<u8>,
     to: (u8, u8),
     promotion: Option<Role>,
+    /// A reading the text does not really say (a capital piece letter read as a file): never
+    /// played, only offered when the text is refused.
+    hint_only: bool,
 }
 
 impl Position {
@@ -218,6 +223,27 @@ impl Position {
     /// (variants whose moves differ from chess's legal moves: Masquerade's capture attempts,
     /// Synchronous chess's moves for the side not on turn).
     pub fn parse_move_among(&self, text: &str, allowed: &[Move]) -> Result<Move, MoveParseError> {
+        self.read_move_among(text, allowed, true)
+    }
+
+    /// Reads a move as [`parse_move_among`](Self::parse_move_among) does, but lets a text
+    /// without `x` match a capture: only for explaining a refusal, where a square that looks
+    /// empty to the player holds a piece the rules keep apart (Half Alice's mirror), never for
+    /// playing a move.
+    pub fn parse_move_ignoring_capture_mark(
+        &self,
+        text: &str,
+        allowed: &[Move],
+    ) -> Result<Move, MoveParseError> {
+        self.read_move_among(text, allowed, false)
+    }
+
+    fn read_move_among(
+        &self,
+        text: &str,
+        allowed: &[Move],
+        capture_mark_counts: bool,
+    ) -> Result<Move, MoveParseError> {
         let shown = text.trim().to_string();
         let cleaned: String = text
             .trim()
@@ -265,13 +291,17 @@ impl Position {
                 });
             }
         }
+        let says_capture = cleaned.contains(['x', 'X', ':']);
         // Interpretations are tried in order (a lower-case 'b' is a file before it is a
         // bishop); the first that matches any legal move wins.
-        for p in &patterns {
+        for p in patterns.iter().filter(|p| !p.hint_only) {
             let mut found: Vec<Move> = legal
                 .iter()
                 .copied()
-                .filter(|m| self.matches(p, *m))
+                .filter(|m| {
+                    self.matches(p, *m)
+                        && (!capture_mark_counts || self.capture_fits(p, says_capture, *m))
+                })
                 .collect();
             if found.len() > 1 && p.promotion.is_none() {
                 // `e8` alone means a queen.
@@ -285,10 +315,9 @@ impl Position {
                 }
             }
             if found.len() > 1 {
-                // A pawn of a sideways army moves onto a square from another file, so "c3"
+                // A pawn of a sideways army moves onto a square from another file, so "bc3"
                 // may also read as a capture onto c3: the text's own 'x' (or its absence)
                 // decides.
-                let says_capture = cleaned.contains(['x', 'X', ':']);
                 let fitting: Vec<Move> = found
                     .iter()
                     .copied()
@@ -315,10 +344,76 @@ impl Position {
         if legal.is_empty() {
             return Err(MoveParseError::NoMoves { text: shown });
         }
+        let reason = self
+            .why_not_as_written(&patterns, says_capture, legal)
+            .unwrap_or_else(|| self.why_illegal(&patterns[0]));
         Err(MoveParseError::Illegal {
-            reason: self.why_illegal(&patterns[0]),
+            reason,
             text: shown,
         })
+    }
+
+    /// Whether a move fits the text's capture mark: with `x` it must capture; without one it
+    /// must not, unless the text names where the move starts (`ed5`, `e4d5`, `N3d5`): a bare
+    /// destination never takes anything. Castling is read by its own names.
+    fn capture_fits(&self, p: &Pattern, says_capture: bool, m: Move) -> bool {
+        if m.kind == MoveKind::Castle {
+            return true;
+        }
+        let capture = self.is_capture(m);
+        if says_capture {
+            capture
+        } else {
+            !capture || p.from_file.is_some() || p.from_rank.is_some()
+        }
+    }
+
+    /// Why a text that fits legal moves only when read otherwise than it is written is refused:
+    /// it writes a capture the moves do not make, or leaves out one they do, or its capital
+    /// piece letter names another piece. The moves it comes near are named. `None` when no
+    /// legal move comes near it.
+    fn why_not_as_written(
+        &self,
+        patterns: &[Pattern],
+        says_capture: bool,
+        legal: &[Move],
+    ) -> Option<String> {
+        let mut near: Vec<Move> = Vec::new();
+        for p in patterns {
+            for &m in legal {
+                if self.matches(p, m) && !near.contains(&m) {
+                    near.push(m);
+                }
+            }
+        }
+        let first = *near.first()?;
+        let names: Vec<String> = near
+            .iter()
+            .map(|m| self.san_plain_among(*m, legal))
+            .collect();
+        let names = names.join(" or ");
+        let to = self.board().label(first.to);
+        let captures = near.iter().any(|m| self.is_capture(*m));
+        Some(
+            if patterns
+                .iter()
+                .any(|p| p.hint_only && self.matches(p, first))
+            {
+                format!(
+                    "{}; a capital letter names a piece, and the pawn's move is written {names}",
+                    self.why_illegal(&patterns[0])
+                )
+            } else if says_capture && !captures {
+                format!("there is nothing to capture on {to}; did you mean {names}?")
+            } else if !says_capture && captures {
+                format!(
+                    "a move written without x captures nothing, and your only moves onto {to} \
+                 capture: {names} (write it so if you mean it)"
+                )
+            } else {
+                format!("{}; did you mean {names}?", self.why_illegal(&patterns[0]))
+            },
+        )
     }
 
     fn matches(&self, p: &Pattern, m: Move) -> bool {
@@ -609,23 +704,25 @@ fn read_patterns(s: &str) -> Option<Vec<Pattern>> {
     // lower-case 'b', 'k' or 'n' (files on wide boards: Superchess has a-n), or any letter
     // followed by a rank ("k2"), is a file first (a reading that fits no legal move gives way
     // to the next).
-    let mut readings: Vec<(Option<Role>, &[char])> = Vec::new();
+    // A capital piece letter not followed by a rank ("Bc3", not "B2b4") names the piece: its
+    // reading as a file is only a hint for the refusal.
+    let mut readings: Vec<(Option<Role>, &[char], bool)> = Vec::new();
     match prefix.first() {
         Some(&c) if Role::from_char(c).is_some() => {
-            let piece = (Role::from_char(c), &prefix[1..]);
-            let file = (None, &prefix[..]);
-            let file_first = c.is_ascii_lowercase()
-                && (matches!(c, 'b' | 'k' | 'n')
-                    || prefix.get(1).is_some_and(char::is_ascii_digit));
+            let starts_square = prefix.get(1).is_some_and(char::is_ascii_digit);
+            let piece = (Role::from_char(c), &prefix[1..], false);
+            let file = (None, &prefix[..], c.is_ascii_uppercase() && !starts_square);
+            let file_first =
+                c.is_ascii_lowercase() && (matches!(c, 'b' | 'k' | 'n') || starts_square);
             if file_first {
                 readings.extend([file, piece]);
             } else {
                 readings.extend([piece, file]);
             }
         }
-        _ => readings.push((None, &prefix[..])),
+        _ => readings.push((None, &prefix[..], false)),
     }
-    for (role, rest) in readings {
+    for (role, rest, hint_only) in readings {
         if let Some((from_file, from_rank)) = read_origin(rest) {
             out.push(Pattern {
                 role,
@@ -633,6 +730,7 @@ fn read_patterns(s: &str) -> Option<Vec<Pattern>> {
                 from_rank,
                 to,
                 promotion,
+                hint_only,
             });
         }
     }

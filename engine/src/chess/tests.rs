@@ -243,6 +243,40 @@ fn lenient_reading_of_move_texts() {
     assert!(r.fen().starts_with("r3k2r/8/8/8/8/8/8/2KR3R b kq"));
 }
 
+/// Lenient reading never plays a move the text does not say (the audit: after 1. e4 d5,
+/// `d5` played exd5). A bare destination never captures, a written `x` must, and a capital
+/// piece letter names the piece; each refusal names the move the text comes near.
+#[test]
+fn lenient_reading_never_plays_an_unwritten_capture_or_piece() {
+    let mut q = Position::startpos();
+    play(&mut q, "e4 d5");
+    let why = |p: &Position, t: &str| p.parse_move(t).unwrap_err().to_string();
+    assert_eq!(
+        why(&q, "d5"),
+        "d5 is not legal: a move written without x captures nothing, and your only moves onto \
+         d5 capture: exd5 (write it so if you mean it)"
+    );
+    // The capture as written, or with the pawn's file, still plays.
+    for text in ["exd5", "ed5", "e4d5", "e4xd5"] {
+        assert_eq!(q.san(q.parse_move(text).unwrap()), "exd5", "{text}");
+    }
+    // A written capture onto an empty square is refused, naming the plain move.
+    assert_eq!(
+        why(&q, "xe5"),
+        "xe5 is not legal: there is nothing to capture on e5; did you mean e5?"
+    );
+    // A knight onto an enemy piece: `Nd5` alone is no capture.
+    let n = pos("4k3/8/8/3p4/8/4N3/8/4K3 w - - 0 1");
+    assert!(why(&n, "Nd5").contains("Nxd5"), "{}", why(&n, "Nd5"));
+    assert_eq!(n.san(n.parse_move("Nxd5").unwrap()), "Nxd5");
+    // `Bc3` with no bishop to go there is not the b-pawn's capture bxc3.
+    let b = pos("4k3/8/8/8/8/2n5/1P6/4K3 w - - 0 1");
+    let e = why(&b, "Bc3");
+    assert!(e.contains("bishop") && e.contains("bxc3"), "{e}");
+    assert_eq!(b.san(b.parse_move("bxc3").unwrap()), "bxc3");
+    assert_eq!(b.san(b.parse_move("bc3").unwrap()), "bxc3");
+}
+
 #[test]
 fn refusals_say_why() {
     let p = Position::startpos();

@@ -17,7 +17,10 @@
 //! king and rook empty and the king safe from the next player afterwards; a player not in check
 //! whose every move would hand his king to the next player passes, as one who can move nothing
 //! does (the book names only the latter; chess would call it stalemate); four passes in a row
-//! draw (nobody can move); the fifty-move rule counts fifty moves by each colour.
+//! draw (nobody can move); the fifty-move rule counts fifty moves by each colour. There is no
+//! draw for insufficient material: the book has none, and even a lone king can mate, since a
+//! player with nothing on his half passes and a king may stand next to the enemy king when
+//! the next player cannot take it.
 
 use serde::{Deserialize, Serialize};
 
@@ -153,16 +156,18 @@ impl CrowdedState {
         PLAYERS[player.index() % 4].0
     }
 
-    /// SAN (among the moves `allowed` now) with `+` when the opponent who moves next cannot
-    /// help being in reach of the mover's partner (his king is in check), `#` when he cannot
-    /// get out of it.
+    /// SAN (among the moves `allowed` now) with `+` when the move puts the opponent who moves
+    /// next in check (his king in reach of the mover's partner), `#` when he cannot get out of
+    /// it. Only a check the move gives is marked: by the moved piece or one it uncovered, not
+    /// one that stood before the move (a king that walked into a piece the next player could
+    /// not use then).
     fn notate(&self, m: Move, allowed: &[Move]) -> String {
         let mut text = self.position.san_plain_among(m, allowed);
         let mut pos = self.position.clone();
         pos.play_unchecked(m);
         let mut table = self.table.clone();
         table.advance(|_, _| true);
-        if in_check_at(&pos, &table) {
+        if newly_in_check(&self.position, &pos, &table) {
             text.push(if moves_at(&pos, &table).is_empty() {
                 '#'
             } else {
@@ -228,16 +233,13 @@ impl CrowdedState {
                 return events;
             }
         }
-        self.outcome = if self.position.is_insufficient_material() {
-            Some(Outcome::draw(EndReason::InsufficientMaterial))
-        } else {
-            counting_draws_by(
-                self.position.halfmoves(),
-                100,
-                self.repetition_key(),
-                &self.repetitions,
-            )
-        };
+        // No draw for insufficient material: lone kings can still mate here.
+        self.outcome = counting_draws_by(
+            self.position.halfmoves(),
+            100,
+            self.repetition_key(),
+            &self.repetitions,
+        );
         events
     }
 
@@ -284,8 +286,9 @@ Our readings (interpretations): castling counts as the king's move (O-O is the k
 O-O-O either partner's), needs the squares between king and rook empty and your king out of \
 the next player's reach afterwards, and may pass attacked squares; a player not in check whose every move would let the next \
 player take his king passes (no stalemate); four passes in a row draw; \
-fifty moves by each colour without a capture or pawn move, threefold repetition (with the same \
-player to move) and insufficient material draw.";
+fifty moves by each colour without a capture or pawn move, and threefold repetition (with the \
+same player to move) draw. There is no draw for insufficient material: even a lone king can \
+mate, because a player with nothing on his half passes.";
 
 impl Game for CrowdedHouse {
     type State = CrowdedState;
@@ -471,6 +474,29 @@ fn in_check_at(pos: &Position, table: &Table) -> bool {
     can_take_king(pos, table.following(), Seat(table.current().army))
 }
 
+/// Whether the move from `before` to `after` put the player to move at `table` in check: the
+/// next player could take his king with a piece that did not attack it before the move (the
+/// moved piece, or one it uncovered).
+fn newly_in_check(before: &Position, after: &Position, table: &Table) -> bool {
+    let taker = table.following();
+    let Some(king) = after.king(Seat(table.current().army)) else {
+        return false;
+    };
+    if !can_take_king(after, taker, Seat(table.current().army)) {
+        return false;
+    }
+    let half = half_of(taker.player);
+    let old: Vec<Cell> = before
+        .attackers(king, Seat(taker.army))
+        .into_iter()
+        .map(|(c, _)| c)
+        .collect();
+    after
+        .attackers(king, Seat(taker.army))
+        .iter()
+        .any(|(c, _)| !old.contains(c) && (half.holds(after, king) || half.holds(after, *c)))
+}
+
 /// The moves of the player to move at `table`: a piece of his colour starting or ending on his
 /// half, leaving his king out of the next player's reach.
 fn moves_at(pos: &Position, table: &Table) -> Vec<Move> {
@@ -491,6 +517,7 @@ fn moves_at(pos: &Position, table: &Table) -> Vec<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::Rules;
 
     fn play(state: &mut CrowdedState, text: &str) -> Vec<Event> {
         let seat = state.table.current().player;
@@ -560,6 +587,56 @@ mod tests {
                 .any(|e| matches!(e, Event::GameOver(o) if o.winners == vec![Seat(1), Seat(3)])),
             "{events:?}"
         );
+    }
+
+    /// The book has no insufficient-material rule, and lone pieces can still mate: "Win by
+    /// check mate, as usual, but remember that the next player on the attacking team has to be
+    /// able to make the capture", while a player with nothing on his half passes. The audit's
+    /// line (ch4.txt): after Kxf5 only White's king faces Black's king and knight, and White
+    /// mates.
+    #[test]
+    fn a_lone_king_can_still_mate_so_there_is_no_material_draw() {
+        let mut state = CrowdedState::new();
+        state.position =
+            Position::from_fen("8/n2k4/8/5pK1/8/8/8/8 w - - 0 1", Rules::chess()).unwrap();
+        state.repetitions = vec![state.repetition_key()];
+        play(&mut state, "Kxf5"); // king-side White
+        assert!(state.outcome.is_none(), "{:?}", state.outcome);
+        play(&mut state, "Ke8"); // king-side Black; queen-side White has nothing and passes
+        play(&mut state, "Nc8"); // queen-side Black
+        play(&mut state, "Kg6"); // king-side White
+                                 // King-side Black may stand next to White's king: queen-side White, next, cannot take
+                                 // on f7. He passes again, and queen-side Black cannot keep the king from king-side
+                                 // White.
+        let events = play(&mut state, "Kf7");
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Event::GameOver(o) if o.winners == vec![Seat(0), Seat(2)])),
+            "{events:?}"
+        );
+    }
+
+    /// A move is marked `+` for the check it gives, not for one that stood before it: after
+    /// White's king walked to d2 facing the bishop on b4 (safe then: king-side Black, next,
+    /// could not use the bishop), king-side Black's h6 leaves queen-side White in check, but
+    /// h6 gave no check (the audit's ch2.txt).
+    #[test]
+    fn a_move_is_marked_with_the_check_it_gives_not_one_that_stood() {
+        let mut state = CrowdedState::new();
+        for text in ["Nf3", "e6", "d3"] {
+            play(&mut state, text);
+        }
+        play(&mut state, "Bb4");
+        assert_eq!(state.moves.last().unwrap(), "queen-side Black: Bb4+");
+        play(&mut state, "Kd2");
+        assert_eq!(state.moves.last().unwrap(), "king-side White: Kd2");
+        play(&mut state, "h6");
+        assert!(
+            state.in_check(),
+            "queen-side White is in check from the bishop"
+        );
+        assert_eq!(state.moves.last().unwrap(), "king-side Black: h6");
     }
 
     #[test]

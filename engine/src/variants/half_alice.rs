@@ -327,8 +327,9 @@ impl HalfAliceState {
     /// otherwise call it a move into check.
     fn capture_across_the_mirror(&self, text: &str) -> Option<String> {
         let pos = &self.position;
+        // The square looks empty from the mover's side, so the player need not write `x`.
         let m = pos
-            .parse_move_among(text, &pos.pseudo_legal_moves())
+            .parse_move_ignoring_capture_mark(text, &pos.pseudo_legal_moves())
             .ok()
             .filter(|m| m.kind != MoveKind::Castle)?;
         let board = pos.board();

@@ -10,12 +10,14 @@
 //! taken has lost (with three teams it leaves the game and the others play on); any stalemate
 //! draws. Cut-throat follows its five: a mated army is frozen in place, its pieces capturable
 //! and still giving check; the mater must take its king; the taker is immune from those who
-//! took part in the mate; a stalemated player passes while two others play; the last player
-//! standing wins.
+//! took part in the mate (judged when the mate is given, not when the king is taken); a
+//! stalemated player passes while two others play; the last player standing wins.
+
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::Cell;
+use crate::board::{Board, Cell, Wrap};
 use crate::chess::{Move, MoveKind, Position, Role, Seat};
 use crate::game::{EndReason, Event, GameError, Outcome, Prompt, PromptKind};
 use crate::table::{ArmyStatus, Table};
@@ -55,7 +57,8 @@ pub struct TeamChess {
     pub(crate) position: Position,
     pub(crate) table: Table,
     pub(crate) immune: Vec<Immunity>,
-    /// For each army mated in cut-throat, the other armies that took part in the mate.
+    /// For each army mated in cut-throat, the other armies that took part in the mate, as they
+    /// stood when it was given.
     pub(crate) mate_helpers: Vec<u8>,
     /// For each army mated now, the army whose move must take its king.
     #[serde(default)]
@@ -211,9 +214,9 @@ impl TeamChess {
             && self.chess_moves(army).is_empty()
     }
 
-    /// The armies other than `victim` and `mater` whose pieces attack the victim's king or a
-    /// square next to it.
-    fn helpers(&self, victim: u8, mater: u8) -> u8 {
+    /// The armies that take part in mating `victim` now: `mover`, whose move gave the mate,
+    /// and every other army whose pieces attack the victim's king or a square next to it.
+    fn helpers(&self, victim: u8, mover: u8) -> u8 {
         let Some(king) = self.position.king(Seat(victim)) else {
             return 0;
         };
@@ -222,10 +225,9 @@ impl TeamChess {
         for d in 0..board.dir_count() {
             around.extend(board.step(king, crate::board::Dir(d as u8)));
         }
-        let mut mask = 0;
+        let mut mask = if mover == victim { 0 } else { 1 << mover };
         for a in 0..self.armies() {
             if a != victim
-                && a != mater
                 && around
                     .iter()
                     .any(|&c| self.position.attacked_by(c, Seat(a)))
@@ -236,24 +238,72 @@ impl TeamChess {
         mask
     }
 
-    /// The move with `+` when it checks an enemy king and `#` when it mates one.
-    fn notate(&self, m: Move) -> String {
+    /// The move with `+` when it checks an enemy king and `#` when that check mates, and the
+    /// checks of other armies it uncovers, in words. Only what the move itself did is marked:
+    /// a check by a piece of the mover's that did not attack the king before (the moved piece,
+    /// or one it uncovered). A check another army gave earlier is not the mover's, and one the
+    /// move uncovers is that army's, so it is told, not marked.
+    fn notate(&self, m: Move) -> (String, Vec<String>) {
         let army = self.to_move();
         let mut text = self.write(m);
         let mut after = self.clone();
         after.moves.clear();
         after.repetitions.clear();
         after.position.play_unchecked(m);
-        let enemies: Vec<u8> = (0..self.armies())
-            .filter(|&a| self.table.team(a) != self.table.team(army))
-            .filter(|&a| !self.table.status(a).is_out())
-            .collect();
-        if enemies.iter().any(|&a| after.checkmated(a)) {
+        let (mut checks, mut mates) = (false, false);
+        let mut uncovered = Vec::new();
+        for a in 0..self.armies() {
+            if a == army || self.table.status(a).is_out() {
+                continue;
+            }
+            // The move cannot shift another army's king, only take it.
+            let Some(king) = after.position.king(Seat(a)) else {
+                continue;
+            };
+            let enemy_of_a = |b: u8| self.table.team(b) != self.table.team(a);
+            if enemy_of_a(army) && after.position.attacked_by(king, Seat(army)) {
+                // Attacked by the mover's pieces now and not before; or, rarely, already
+                // attacked (a mated king waiting to be taken) and now by a piece that did not.
+                let fresh = !self.position.attacked_by(king, Seat(army)) || {
+                    let before: Vec<Cell> = self
+                        .position
+                        .attackers(king, Seat(army))
+                        .into_iter()
+                        .map(|(c, _)| c)
+                        .collect();
+                    after
+                        .position
+                        .attackers(king, Seat(army))
+                        .iter()
+                        .any(|(c, _)| !before.contains(c))
+                };
+                if fresh {
+                    checks = true;
+                    mates |= after.checkmated(a);
+                }
+            }
+            for b in 0..self.armies() {
+                if b != army
+                    && b != a
+                    && enemy_of_a(b)
+                    && after.position.attacked_by(king, Seat(b))
+                    && !self.position.attacked_by(king, Seat(b))
+                {
+                    uncovered.push(format!(
+                        "{}'s move uncovers {}'s check on {}.",
+                        self.name(army),
+                        self.name(b),
+                        self.name(a)
+                    ));
+                }
+            }
+        }
+        if mates {
             text.push('#');
-        } else if enemies.iter().any(|&a| after.in_check(a)) {
+        } else if checks {
             text.push('+');
         }
-        text
+        (text, uncovered)
     }
 
     pub(crate) fn name(&self, army: u8) -> &str {
@@ -262,21 +312,18 @@ impl TeamChess {
 
     pub(crate) fn apply_move(&mut self, m: Move) -> Vec<Event> {
         let army = self.to_move();
-        let text = self.notate(m);
+        let (text, uncovered) = self.notate(m);
         let number = self.table.rounds() + 1;
         let mut events = vec![Event::Public(format!(
             "{} played {number}. {text}",
             self.name(army)
         ))];
+        events.extend(uncovered.into_iter().map(Event::Public));
         self.moves.push(format!("{}: {text}", self.name(army)));
         let taken = match m.kind {
             MoveKind::Castle => None,
             MoveKind::EnPassant => None,
             _ => self.position.piece_at(m.to),
-        };
-        let helpers_now = match taken {
-            Some(p) if p.role == Role::King => self.helpers(p.seat.0, army),
-            _ => 0,
         };
         self.position.play_unchecked(m);
         self.last_move = match m.kind {
@@ -307,11 +354,11 @@ impl TeamChess {
                     }
                     1 << victim
                 }
-                // Rule 3: immune from every player who took part in the mate.
+                // Rule 3: immune from every player who took part in the mate, as recorded when
+                // it was given; a player who came up afterwards did not take part.
                 Mode::CutThroat => {
                     self.table.set_status(victim, ArmyStatus::Eliminated);
-                    let helped = self.mate_helpers[victim as usize] | helpers_now;
-                    helped & !(1 << army) & !(1 << victim)
+                    self.mate_helpers[victim as usize] & !(1 << army) & !(1 << victim)
                 }
             };
             if from != 0 {
@@ -519,6 +566,7 @@ impl TeamChess {
                         )));
                     }
                     Mode::CutThroat => {
+                        self.mate_helpers[a as usize] = self.helpers(a, mover);
                         self.table.set_status(a, ArmyStatus::Frozen);
                         events.push(Event::Public(format!(
                             "{} is checkmated: the army is frozen in place.",
@@ -608,6 +656,24 @@ impl TeamChess {
     }
 }
 
+/// The board to draw: the shared board, with every pair of edges that some army's own board
+/// joins drawn as joined. Doubles on the cylinder joins the a- and l-files for White 1 and
+/// Black 1 and ranks 1 and 12 for White 2 and Black 2; the shared board joins nothing, and the
+/// picture would show no wrap marks.
+fn drawn_board(pos: &Position) -> Arc<Board> {
+    let rules = pos.rules();
+    let wraps = &rules.spec().army_wrap;
+    let files = wraps.iter().any(|w| w.files());
+    let ranks = wraps.iter().any(|w| w.ranks());
+    let wrap = match (files, ranks) {
+        (false, false) => return rules.board_arc().clone(),
+        (true, false) => Wrap::Files,
+        (false, true) => Wrap::Ranks,
+        (true, true) => Wrap::Both,
+    };
+    rules.board().spec().with_wrap(wrap).build()
+}
+
 // ---- what every game built on these rules answers the same way -------------------------------
 
 impl TeamChess {
@@ -693,7 +759,7 @@ impl TeamChess {
         };
         View {
             variant,
-            board: pos.rules().board_arc().clone(),
+            board: drawn_board(pos),
             viewer,
             bottom: match viewer {
                 Viewer::Seat(s) => Seat(self.table.armies_of(s).first().copied().unwrap_or(0)),

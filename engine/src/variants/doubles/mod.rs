@@ -16,8 +16,9 @@
 //!   (the book's rule 3, and rule 7's "treated as if it were checkmate"), unless his own king is
 //!   in check; any of his pieces attacking the king may take it;
 //! - en passant may be taken by each enemy on his next turn after the long step;
-//! - cut-throat immunity: the players who "participated in the mate" are those whose pieces
-//!   attacked the king or a square next to it when it was mated;
+//! - cut-throat immunity: the players who "participated in the mate" are the one whose move
+//!   mated and those whose pieces attacked the king or a square next to it when it was mated;
+//!   a player who comes up after the mate did not take part;
 //! - a resigned or timed-out cut-throat player's pieces stay on the board, frozen;
 //! - fifty moves each without a capture or pawn move, or a position seen three times, draws.
 
@@ -177,6 +178,19 @@ impl TeamChess {
                     }));
                 }
                 if let Some(read) = notation::read(&pos, army as usize, &columns, text, &allowed) {
+                    // The same in the book's notation (`Q x N` onto an immune piece, any move
+                    // while a king must be taken): the reason, not "no move fits".
+                    if read.is_err() {
+                        let chess = pos.legal_moves();
+                        if let Some(Ok(m)) =
+                            notation::read(&pos, army as usize, &columns, text, &chess)
+                        {
+                            return Err(GameError::Move(MoveParseError::Illegal {
+                                text: text.trim().to_string(),
+                                reason: self.why_refused(army, m),
+                            }));
+                        }
+                    }
                     return read.map_err(GameError::Move);
                 }
                 if let Some(reason) = self.hop_problem(&pos, text) {
@@ -305,8 +319,9 @@ stalemated player has lost the king. A team wins by mating both opposing kings.\
 Cut-throat (mode=cutthroat): the four squares of each corner are off limits; play runs clockwise \
 from White 1. A mated army is frozen in place (its pieces may be captured and still give check); \
 the mater must take its king next move unless checked meanwhile; the taker is immune for one \
-move from the players who took part in the mate (we count those attacking the king or a square \
-next to it). A stalemated player passes while two others play; a stalemate with one other left \
+move from the players who took part in the mate (we count the player who mated and those \
+attacking the king or a square next to it when the mate was given, not those who came up \
+afterwards). A stalemated player passes while two others play; a stalemate with one other left \
 draws. A king left attacked when another enemy comes to move may be taken by him (our reading; \
 not forced). Last player standing wins; a resigning player's pieces stay, frozen.\n\
 board=cylinder (reconstructed): White 1 and Black 1 have the a- and l-files touching; White 2 \
@@ -409,6 +424,14 @@ impl Game for Doubles {
 
     fn waiting_reason(&self, state: &DoublesState, seat: Seat) -> Option<String> {
         state.waiting_reason(seat)
+    }
+
+    fn perft(&self, state: &DoublesState, depth: u32) -> Option<u64> {
+        Some(state.perft(depth))
+    }
+
+    fn divide(&self, state: &DoublesState, depth: u32) -> Option<Vec<(String, u64)>> {
+        Some(state.divide(depth))
     }
 }
 

@@ -232,6 +232,9 @@ fn partners_mate_misses_a_turn_the_king_is_taken_and_the_taker_is_immune() {
                              // Black 2's rook may not take the queen this move (immunity rule).
     let err = Doubles.play(&mut state, Seat(3), "Rxl12").unwrap_err();
     assert!(err.to_string().contains("immune"), "{err}");
+    // The same capture in the book's own notation gets the same reason.
+    let err = Doubles.play(&mut state, Seat(3), "R x Q").unwrap_err();
+    assert!(err.to_string().contains("immune"), "{err}");
     play(&mut state, "Rl6");
     assert!(state.outcome.is_none());
 }
@@ -430,7 +433,14 @@ fn discovery_mate_the_partner_gives_the_king_away() {
     );
     play(&mut state, "c3");
     play(&mut state, "Kg11");
-    play(&mut state, "Ng3"); // White 2 withdraws: White 1's king is attacked, B2 moves next
+    // White 2 withdraws: White 1's king is attacked, B2 moves next. The check is Black 2's,
+    // uncovered by White 2: told in words, not marked on White 2's move.
+    let events = play(&mut state, "Ng3");
+    assert!(
+        public_text(&events).contains("White 2's move uncovers Black 2's check on White 1."),
+        "{events:?}"
+    );
+    assert_eq!(state.moves().last().unwrap(), "White 2: Ng3");
     let err = Doubles.play(&mut state, Seat(3), "Kl8").unwrap_err();
     assert!(err.to_string().contains("must take the king"), "{err}");
     play(&mut state, "Rxf1");
@@ -492,4 +502,84 @@ fn book_notation_with_e_p_is_read_as_en_passant() {
             .to_string();
         assert!(err.contains("could be any of"), "{text}: {err}");
     }
+}
+
+/// Cut-throat rule 3: "W1's capturing piece is immune from capture by any player who
+/// participated in the mate for one move." Those who took part are judged when the mate is
+/// given: White 2's queen, arriving on h7 after the mate, does not make White 2 a participant
+/// (the audit's t17.txt); a queen whose line to the king the mating move opened does.
+#[test]
+fn cut_throat_immunity_guards_only_against_those_who_took_part_in_the_mate() {
+    // White 1's rook k3 holds the k-file; Rj5-l5 mates Black 2 on l7 (its own pawn on l8).
+    let mut state = with_armies(
+        Mode::CutThroat,
+        ["Kd1 Rk3 Rj5", "Kg12", "Ka6 Qe4", "Kl7 Pl8"],
+    );
+    let events = play(&mut state, "Rl5");
+    assert!(
+        public_text(&events).contains("Black 2 is checkmated"),
+        "{events:?}"
+    );
+    play(&mut state, "Qh7"); // White 2 comes up after the mate
+    play(&mut state, "Kf12"); // Black 1
+    play(&mut state, "Rxl7"); // White 1 takes the king
+    play(&mut state, "Qxl7"); // White 2 did not take part: the capture is allowed
+    assert_eq!(at(&state, "l7"), Some((2, Role::Queen)));
+
+    // White 2's queen on i4 stands behind the rook on j5: Rj5-l5 opens its line to l7, so
+    // White 2 takes part in the mate, and the taker is immune from it.
+    let mut state = with_armies(
+        Mode::CutThroat,
+        ["Kd1 Rk3 Rj5", "Kg12", "Ka6 Qi4", "Kl7 Pl8"],
+    );
+    let events = play(&mut state, "Rl5");
+    assert!(
+        public_text(&events).contains("White 1's move uncovers White 2's check on Black 2."),
+        "{events:?}"
+    );
+    play(&mut state, "Kb6"); // White 2
+    play(&mut state, "Kf12"); // Black 1
+    play(&mut state, "Rxl7"); // White 1
+    let err = Doubles.play(&mut state, Seat(2), "Qxl7").unwrap_err();
+    assert!(err.to_string().contains("immune"), "{err}");
+}
+
+/// `+` marks the check the move gives, not one another player gave earlier (the audit's
+/// t13.txt: White 2's c7 was printed "c7+" for White 1's standing check on Black 2).
+#[test]
+fn a_check_is_marked_on_the_move_that_gives_it_only() {
+    let mut state = with_armies(Mode::Partners, ["Kd1 Rj5", "Kg12", "Ka6", "Kl7"]);
+    play(&mut state, "Rl5"); // White 1 checks Black 2
+    play(&mut state, "Kf12"); // Black 1
+    play(&mut state, "Ka7"); // White 2: Black 2 is still in check, but not from this move
+    assert_eq!(
+        state.moves()[..],
+        ["White 1: Rl5+", "Black 1: Kf12", "White 2: Ka7"]
+    );
+}
+
+/// A bare square never plays a capture (the audit: White 1's `k3` played jxk3, taking Black
+/// 2's pawn); the refusal names the capture.
+#[test]
+fn a_bare_square_is_not_read_as_a_capture() {
+    let mut state = new(Mode::Partners);
+    let err = Doubles
+        .play(&mut state, Seat(0), "k3")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("without x") && err.contains("jxk3"), "{err}");
+    assert_eq!(at(&state, "k3"), Some((3, Role::Pawn)));
+    play(&mut state, "jxk3");
+    assert_eq!(at(&state, "k3"), Some((0, Role::Pawn)));
+}
+
+/// The perft hook counts through the game's own rules: White 1's 37 first moves (24 pawn
+/// steps, jxk3, eight knight moves with the double hops, two for each rook along the edge).
+#[test]
+fn perft_counts_white_1s_first_moves() {
+    let state = new(Mode::Partners);
+    assert_eq!(Doubles.perft(&state, 1), Some(37));
+    let divided = Doubles.divide(&state, 1).unwrap();
+    assert_eq!(divided.len(), 37);
+    assert!(divided.iter().any(|(text, n)| text == "jxk3" && *n == 1));
 }

@@ -465,7 +465,12 @@ impl Game for Trimens {
             .filter(|s| !s.is_empty())
             .collect();
         let first = usize::from(notation::player_named(text).is_some());
-        for (n, moved) in numbers.iter().skip(first).take(2).zip([true, false]) {
+        let named = || numbers.iter().skip(first).take(2);
+        // A number that names no triangle is the first thing wrong with the text.
+        if named().any(|n| board.cell(n).is_none()) {
+            return notation::read(&state.position, &legal, text).map_err(illegal);
+        }
+        for (n, moved) in named().zip([true, false]) {
             let Some(cell) = board.cell(n) else { continue };
             if let Some(p) = state.position.piece_at(cell) {
                 if p.seat != seat && state.is_dead(p.seat) {
