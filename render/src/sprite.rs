@@ -191,7 +191,9 @@ pub(crate) fn sprite(kind: Kind, army: usize, size: u32) -> Arc<Sprite> {
         Kind::Token => token(colours.fill, None, size),
         Kind::Badge => token(palette::ADRENALINE, None, size),
         Kind::Mirror => mirror(size),
-        Kind::Crown => chess_piece(Role::Queen, palette::GOLD, palette::INK, size),
+        // Crowns are gold badges on checkers kings, drawn solid at their own size: averaged
+        // down, their gold would blend into the disc's colour.
+        Kind::Crown => chess_piece_drawn(Role::Queen, palette::GOLD, palette::INK, size),
     });
     cache
         .lock()
@@ -209,8 +211,55 @@ fn chess_font_size(size: u32) -> f32 {
     PROBE * size as f32 * 0.88 / h
 }
 
+/// Below this many pixels a chess piece is drawn four times as large and scaled down: drawn
+/// directly, the filled queen's crown on a small triangle broke into grey spikes, because the
+/// gaps between its points are too thin for the silhouette's fill to tell inside from outside.
+const SUPERSAMPLE_BELOW: u32 = 40;
+
 /// A chess piece: the outline glyph's strokes over its solid silhouette.
 fn chess_piece(role: Role, fill: Rgb8, stroke: Rgb8, size: u32) -> Sprite {
+    if size < SUPERSAMPLE_BELOW {
+        shrink(&chess_piece_drawn(role, fill, stroke, size * 4), 4)
+    } else {
+        chess_piece_drawn(role, fill, stroke, size)
+    }
+}
+
+/// A sprite `factor` times smaller, each pixel the average of the block it covers (colours
+/// weighted by their opacity, so transparent pixels add no colour to the edges).
+fn shrink(big: &Sprite, factor: u32) -> Sprite {
+    let mut small = Sprite::blank(big.width / factor, big.height / factor);
+    for y in 0..small.height {
+        for x in 0..small.width {
+            let mut sum = [0u32; 4];
+            for by in 0..factor {
+                for bx in 0..factor {
+                    let p = big.pixels[((y * factor + by) * big.width + x * factor + bx) as usize];
+                    let a = p[3] as u32;
+                    for c in 0..3 {
+                        sum[c] += p[c] as u32 * a;
+                    }
+                    sum[3] += a;
+                }
+            }
+            let n = factor * factor;
+            small.pixels[(y * small.width + x) as usize] = if sum[3] == 0 {
+                [0; 4]
+            } else {
+                [
+                    (sum[0] / sum[3]) as u8,
+                    (sum[1] / sum[3]) as u8,
+                    (sum[2] / sum[3]) as u8,
+                    (sum[3] / n) as u8,
+                ]
+            };
+        }
+    }
+    small
+}
+
+/// A chess piece drawn at its own size.
+fn chess_piece_drawn(role: Role, fill: Rgb8, stroke: Rgb8, size: u32) -> Sprite {
     let glyph = match role {
         Role::King => '\u{2654}',
         Role::Queen => '\u{2655}',
@@ -327,7 +376,7 @@ fn checker(fill: Rgb8, size: u32, king: bool) -> Sprite {
         }
     });
     if king {
-        let crown = chess_piece(Role::Queen, palette::GOLD, palette::INK, size * 11 / 20);
+        let crown = chess_piece_drawn(Role::Queen, palette::GOLD, palette::INK, size * 11 / 20);
         overlay(&mut s, &crown);
     }
     s
@@ -470,6 +519,47 @@ fn overlay(base: &mut Sprite, top: &Sprite) {
             let p = &mut base.pixels[((y + oy) * base.width + x + ox) as usize];
             let mixed = palette::mix([p[0], p[1], p[2]], [r, g, b], a as f32 / 255.0);
             *p = [mixed[0], mixed[1], mixed[2], p[3].max(a)];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The most separate opaque runs along any row of the sprite's upper third (a queen's
+    /// crown shows its points as separate runs).
+    fn crown_points(s: &Sprite) -> usize {
+        (0..s.height / 3)
+            .map(|y| {
+                let mut runs = 0;
+                let mut inside = false;
+                for x in 0..s.width {
+                    let opaque = s.pixels[(y * s.width + x) as usize][3] >= 128;
+                    if opaque && !inside {
+                        runs += 1;
+                    }
+                    inside = opaque;
+                }
+                runs
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The tri-audit's D6: a filled queen about 20 pixels tall (a piece on a triangle) became
+    /// a blot of grey spikes; drawn large and shrunk, its crown keeps its separate points.
+    #[test]
+    fn a_small_filled_queen_keeps_the_points_of_its_crown() {
+        let black = palette::army(1);
+        for size in [18, 20, 24] {
+            // Drawn directly at these sizes the crown showed two to four points.
+            let drawn = chess_piece(Role::Queen, black.fill, black.stroke, size);
+            assert_eq!(
+                crown_points(&drawn),
+                5,
+                "{size}px: the five points of the crown"
+            );
         }
     }
 }

@@ -35,7 +35,7 @@ fn cases() -> Vec<Case> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let fields: Vec<&str> = line.split(" | ").map(str::trim).collect();
+        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
         assert_eq!(
             fields.len(),
             6,
