@@ -18,7 +18,8 @@
 //!   to his checkers.
 //! - A capturer keeps the captured piece's checker. Two checkers on one piece: opposite colours
 //!   cancel (both back to their owners), same colours repel (one back).
-//! - No castling with a checker on the king or the rook. Checkmate wins.
+//! - No castling with a checker on the king or the rook, nor, as in chess, out of or through
+//!   check. Checkmate wins.
 //!
 //! Interpretations (also in the rules text): "your back rank" for a tarred piece is the last
 //! rank it can reach moving like a pawn (where pawns promote); throwing tar counts as adding a
@@ -337,12 +338,45 @@ impl TarPitState {
         };
         self.pseudo_moves(seat)
             .into_iter()
+            .filter(|&m| m.kind != MoveKind::Castle || probe.may_castle_past_attacks(seat, m))
             .filter(|&m| {
                 let mut next = probe.clone();
                 next.make_move(seat, m);
                 !next.in_check(seat)
             })
             .collect()
+    }
+
+    /// "Win by checkmate, as in regular chess": castling follows chess, so the king may not
+    /// castle out of check or across a square the opponent attacks (attacks as tar lets the
+    /// opponent's pieces move). `m` is a castling move, written king takes rook.
+    fn may_castle_past_attacks(&self, seat: Seat, m: Move) -> bool {
+        if self.in_check(seat) {
+            return false;
+        }
+        let board = self.position.board();
+        let (king_file, rank) = board.coord(m.from);
+        let rook_file = board.coord(m.to).0;
+        let target_file: i16 = if rook_file > king_file { 6 } else { 2 };
+        let step = (target_file - king_file).signum();
+        let Some(king) = self.position.piece_at(m.from) else {
+            return false;
+        };
+        let mut file = king_file + step;
+        // The square the king lands on is judged with every other move.
+        while file != target_file {
+            let Some(cell) = board.at(i32::from(file), i32::from(rank)) else {
+                return false;
+            };
+            let mut probe = self.clone();
+            probe.position.set_piece(m.from, None);
+            probe.position.set_piece(cell, Some(king));
+            if probe.in_check(seat) {
+                return false;
+            }
+            file += step;
+        }
+        true
     }
 
     /// Puts checker `c` under the piece on `cell`, combining with one already there: opposite
@@ -1104,9 +1138,9 @@ impl Game for TarPit {
                     takes a checker from the extra pile; the opponent's makes him return one \
                     (/move return supply or /move return e4) and discard down to his checkers. \
                     A capturer keeps the captured piece's checker; opposite checkers cancel, \
-                    same ones repel one. No castling with a checker on king or rook. Checkmate \
-                    wins. Options: checkers=, white_checkers=, black_checkers= (handicaps), \
-                    checker_cards=. Interpretations: the back rank of a tarred piece is its \
+                    same ones repel one. No castling with a checker on king or rook, nor (as in \
+                    chess) out of or through check. Checkmate wins. Options: checkers=, \
+                    white_checkers=, black_checkers= (handicaps), checker_cards=. Interpretations: the back rank of a tarred piece is its \
                     last rank; throwing counts as adding for the last-rank rule; no piece card \
                     without a checker in front of you; returned checkers go back in front of \
                     their owners; stalemate, fifty moves, repetition (the same pieces on the \

@@ -287,3 +287,28 @@ fn a_hand_is_seen_only_by_its_holder() {
     let black = rows.iter().find(|r| r.title == "Black hand").unwrap();
     assert_eq!(black.to_text(), "Black hand: r b p n");
 }
+
+/// "Win by checkmate, as in regular chess": castling is chess castling, never out of check nor
+/// across an attacked square (the cards audit found both allowed). A rook attacking f1 forbids
+/// O-O; a tarred bishop, which moves like a pawn, attacks only the squares before it.
+#[test]
+fn castling_is_not_allowed_out_of_or_through_check() {
+    let texts = |s: &TarPitState| -> Vec<String> { TarPit.legal_texts(s, Seat::WHITE) };
+    let s = from_fen("4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    let legal = texts(&s);
+    assert!(!legal.contains(&"O-O".to_string()), "through f1: {legal:?}");
+    assert!(legal.contains(&"O-O-O".to_string()), "{legal:?}");
+    let s = from_fen("4k3/8/8/8/8/8/8/R3K2r w Q - 0 1");
+    assert!(
+        !texts(&s).contains(&"O-O-O".to_string()),
+        "out of check: {:?}",
+        texts(&s)
+    );
+    // A black bishop on h3, tarred by a white checker, moves like a pawn down the board and
+    // attacks g2 only: f1 is safe again.
+    let mut s = from_fen("4k3/8/8/8/8/7b/8/R3K2R w KQ - 0 1");
+    assert!(!texts(&s).contains(&"O-O".to_string()));
+    let h3 = cell(&s, "h3");
+    s.checkers[h3.index()] = Some(Seat::WHITE);
+    assert!(texts(&s).contains(&"O-O".to_string()), "{:?}", texts(&s));
+}
