@@ -151,6 +151,54 @@ pub fn next_seed(stream: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Deals the cards of `piles` again from `seed`, each pile keeping its size: the piles a
+/// viewer cannot see (an opponent's hand, the draw pile) as that viewer may take them to be,
+/// for a computer player's guess at a hidden state (see [`crate::game::Game::determinize`]).
+///
+/// The cards are gathered and sorted before they are shuffled, so the deal depends only on
+/// which cards the piles hold together, never on where they lay: what the viewer sees (the
+/// cards missing from view, the sizes of the piles) decides it. The piles are dealt in order,
+/// card by card; each place takes, of the cards left in the shuffled stock, the first that
+/// `misfit` scores lowest, given the pile's index, the cards it has been dealt so far and the
+/// card: 0 for a card the place may hold, more for one the rules make less likely or rule
+/// out (a king card in a hand where kings are never held). A pile with strict demands is
+/// best dealt first.
+///
+/// ```
+/// use engine::cards::{redeal, Card};
+/// use engine::{Role, Seat};
+///
+/// let king = Card::piece(Seat::WHITE, Role::King);
+/// let pawn = Card::piece(Seat::WHITE, Role::Pawn);
+/// let (mut hand, mut draw) = (vec![king], vec![pawn, pawn]);
+/// let (mut hand2, mut draw2) = (vec![pawn], vec![king, pawn]);
+/// // Kings are never held: the hand gets a pawn, however the cards lay.
+/// let no_kings = |pile: usize, _: &[Card], c: Card| u8::from(pile == 0 && c == king);
+/// redeal(&mut [&mut hand, &mut draw], 7, no_kings);
+/// redeal(&mut [&mut hand2, &mut draw2], 7, no_kings);
+/// assert_eq!(hand, vec![pawn]);
+/// assert_eq!((hand, draw), (hand2, draw2));
+/// ```
+pub fn redeal(
+    piles: &mut [&mut Vec<Card>],
+    seed: u64,
+    misfit: impl Fn(usize, &[Card], Card) -> u8,
+) {
+    let mut stock: Vec<Card> = piles.iter().flat_map(|p| p.iter().copied()).collect();
+    stock.sort();
+    let mut stock = shuffled(stock, seed);
+    for (i, pile) in piles.iter_mut().enumerate() {
+        let size = pile.len();
+        pile.clear();
+        for _ in 0..size {
+            let best = (0..stock.len())
+                .min_by_key(|&k| misfit(i, pile.as_slice(), stock[k]))
+                .expect("the piles' own cards fill every place");
+            pile.push(stock.remove(best));
+        }
+    }
+}
+
 /// Who may see the faces of a pile's cards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Visibility {

@@ -611,6 +611,26 @@ pub trait Game: Send + Sync + 'static {
         Vec::new()
     }
 
+    /// A state consistent with everything `seat` may know of `state`, with every part hidden
+    /// from it drawn afresh from `seed`: what a computer player searches instead of the true
+    /// state, so that it never sees what its seat may not (information-set sampling, or
+    /// determinization).
+    ///
+    /// The result depends only on what `seat` may see of `state` (its view, the public history
+    /// the state keeps, its own secrets, the public counts such as the size of a hand) and on
+    /// `seed`: two states that differ only in what `seat` cannot see give the same result,
+    /// byte for byte once stored. It is a state the game can go on from, agreeing with all that
+    /// `seat` knows: the board and the seat's own secrets (its burials, its sealed choice, its
+    /// hand) stay as they are, and each hidden part takes a value it could have (an opponent's
+    /// hand dealt from the cards `seat` cannot see, a sealed move one of that opponent's
+    /// possible moves). The game's own random generator is hidden too (the order of the draw
+    /// pile, what later shuffles and draws bring), so it is seeded again from `seed`.
+    ///
+    /// The default, the state itself, is right for games of perfect information.
+    fn determinize(&self, state: &Self::State, _seat: Seat, _seed: u64) -> Self::State {
+        state.clone()
+    }
+
     /// Leaf count of the legal action tree, for games whose move generator is tested by perft.
     fn perft(&self, _state: &Self::State, _depth: u32) -> Option<u64> {
         None
@@ -821,6 +841,9 @@ pub trait AnyGame: Send + Sync {
         seats: usize,
         reason: EndReason,
     ) -> Result<Vec<Event>, GameError>;
+    /// A state with everything `seat` cannot see drawn afresh from `seed`, for a computer
+    /// player's search (see [`Game::determinize`]).
+    fn determinize(&self, state: &AnyState, seat: Seat, seed: u64) -> Result<AnyState, GameError>;
     fn perft(&self, state: &AnyState, depth: u32) -> Result<Option<u64>, GameError>;
     fn divide(&self, state: &AnyState, depth: u32)
         -> Result<Option<Vec<(String, u64)>>, GameError>;
@@ -832,6 +855,20 @@ pub trait AnyGame: Send + Sync {
     fn ranking_rule(&self) -> Option<&'static str>;
     /// Whether running out of time only forfeits a choice (see [`Game::timeout_is_a_pass`]).
     fn timeout_is_a_pass(&self) -> bool;
+    /// How many actions `seat` may take now (the length of [`Game::legal`]), without writing
+    /// their texts.
+    fn legal_count(&self, state: &AnyState, seat: Seat) -> Result<usize, GameError>;
+    /// Applies action number `draw % n` of the `n` actions of [`Game::legal`] for `seat`,
+    /// without writing or reading any text: the computer player's playouts, thousands of
+    /// actions a move. Returns `false`, changing nothing, when `seat` has nothing legal. Unlike
+    /// [`AnyGame::play`] it works on the state itself, not on a copy: after an error the state
+    /// may be half changed and is only fit to be thrown away.
+    fn play_random_legal(
+        &self,
+        state: &mut AnyState,
+        seat: Seat,
+        draw: u64,
+    ) -> Result<bool, GameError>;
 }
 
 impl fmt::Debug for dyn AnyGame {
@@ -962,6 +999,10 @@ impl<G: Game> AnyGame for G {
     ) -> Result<Vec<Event>, GameError> {
         on_copy(self, state, |s| Game::leave(self, s, seat, seats, reason))
     }
+    fn determinize(&self, state: &AnyState, seat: Seat, seed: u64) -> Result<AnyState, GameError> {
+        let sample = Game::determinize(self, typed(self, state)?, seat, seed);
+        Ok(AnyState(Box::new(sample)))
+    }
     fn perft(&self, state: &AnyState, depth: u32) -> Result<Option<u64>, GameError> {
         Ok(Game::perft(self, typed(self, state)?, depth))
     }
@@ -976,6 +1017,24 @@ impl<G: Game> AnyGame for G {
     }
     fn timeout_is_a_pass(&self) -> bool {
         Game::timeout_is_a_pass(self)
+    }
+    fn legal_count(&self, state: &AnyState, seat: Seat) -> Result<usize, GameError> {
+        Ok(Game::legal(self, typed(self, state)?, seat).len())
+    }
+    fn play_random_legal(
+        &self,
+        state: &mut AnyState,
+        seat: Seat,
+        draw: u64,
+    ) -> Result<bool, GameError> {
+        let s = typed_mut(self, state)?;
+        let mut legal = Game::legal(self, s, seat);
+        if legal.is_empty() {
+            return Ok(false);
+        }
+        let action = legal.swap_remove((draw % legal.len() as u64) as usize);
+        Game::apply(self, s, seat, action)?;
+        Ok(true)
     }
     fn divide(
         &self,

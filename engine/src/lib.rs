@@ -8,7 +8,9 @@
 //! - [`registry`]: every variant by id.
 //! - [`table`]: players, armies, teams, the order of turns and each army's standing.
 //! - [`playout`]: random games to their end through the registry, for testing.
+//! - [`ai`]: the computer player, for every seat of every variant.
 
+pub mod ai;
 pub mod board;
 pub mod cards;
 pub mod checkers;
@@ -20,6 +22,7 @@ pub mod table;
 pub mod variants;
 pub mod view;
 
+pub use ai::{Choice, Level};
 pub use board::{Board, BoardSpec, Cell, CellSet, Dir, Heading, SquareBoard, Wrap};
 pub use chess::{Move, MoveKind, Piece, Position, Role, Rules, Seat};
 pub use game::{

@@ -243,15 +243,14 @@ fn shrink(big: &Sprite, factor: u32) -> Sprite {
                 }
             }
             let n = factor * factor;
-            small.pixels[(y * small.width + x) as usize] = if sum[3] == 0 {
-                [0; 4]
-            } else {
-                [
-                    (sum[0] / sum[3]) as u8,
-                    (sum[1] / sum[3]) as u8,
-                    (sum[2] / sum[3]) as u8,
+            small.pixels[(y * small.width + x) as usize] = match std::num::NonZeroU32::new(sum[3]) {
+                None => [0; 4],
+                Some(weight) => [
+                    (sum[0] / weight) as u8,
+                    (sum[1] / weight) as u8,
+                    (sum[2] / weight) as u8,
                     (sum[3] / n) as u8,
-                ]
+                ],
             };
         }
     }

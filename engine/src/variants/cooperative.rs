@@ -33,7 +33,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::board::Cell;
-use crate::cards::{shuffled, Card, Face, Pile, Visibility};
+use crate::cards::{redeal, shuffled, Card, Face, Pile, Visibility};
 use crate::chess::{Move, MoveKind, MoveParseError, Piece, Position, Role, Seat};
 use crate::game::{
     BestScores, EndReason, Event, Family, Game, GameError, Options, Outcome, Prompt, PromptKind,
@@ -239,6 +239,39 @@ impl CoopState {
 
     fn next_seed(&mut self) -> u64 {
         crate::cards::next_seed(&mut self.rng)
+    }
+
+    /// The state as `seat` may take it to be (see [`Game::determinize`]): the cards it cannot
+    /// see (the cards put out of the game unseen, its partner's hand, the draw pile) are dealt
+    /// again among those places, each keeping its size, from the cards missing from its view;
+    /// and the shuffles to come are seeded afresh. A card put out of the game keeps its colour,
+    /// which was announced with its run; a king card is never held (it goes straight to the
+    /// line), and while the game goes on at most one king card is out of it.
+    fn determinized(&self, seat: Seat, seed: u64) -> CoopState {
+        let mut sample = self.clone();
+        let mut stream = seed;
+        let deal = crate::cards::next_seed(&mut stream);
+        sample.rng = crate::cards::next_seed(&mut stream);
+        let colours: Vec<Seat> = self.removed.iter().map(|c| c.side).collect();
+        let mut piles: Vec<&mut Vec<Card>> = vec![&mut sample.removed];
+        piles.extend(
+            sample
+                .hands
+                .iter_mut()
+                .enumerate()
+                .filter(|(i, _)| *i != seat.index())
+                .map(|(_, hand)| hand),
+        );
+        let draw = piles.len();
+        piles.push(&mut sample.draw);
+        let is_king = |c: Card| c.role() == Some(Role::King);
+        redeal(&mut piles, deal, |pile, dealt, card| match pile {
+            0 if card.side != colours[dealt.len()] => 2,
+            0 => u8::from(is_king(card) && dealt.iter().any(|&c| is_king(c))),
+            hand if hand < draw => u8::from(is_king(card)),
+            _ => 0,
+        });
+        sample
     }
 
     /// Draws the top card for `seat`'s hand; a king goes to the line and another is drawn.
@@ -999,6 +1032,10 @@ impl Game for Cooperative {
         } else {
             seat.colour_name()
         }
+    }
+
+    fn determinize(&self, state: &CoopState, seat: Seat, seed: u64) -> CoopState {
+        state.determinized(seat, seed)
     }
 
     fn waiting_reason(&self, state: &CoopState, seat: Seat) -> Option<String> {

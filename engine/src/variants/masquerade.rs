@@ -20,6 +20,9 @@
 //!   repetition of one after it. Failed attempts alone therefore never repeat a position; they
 //!   do count toward the fifty moves, which ends a game of nothing but failed attempts.
 
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::board::Cell;
@@ -284,6 +287,22 @@ impl MasqueradeState {
                 })
             })
             .collect()
+    }
+
+    /// The state as `seat` may take it to be (see [`Game::determinize`]): the capture moves
+    /// the opponent gave `seat`'s pieces are drawn among the assignments its attempts so far
+    /// leave possible (those its table allows); the ones `seat` gave stay. Whether the
+    /// opponent has assigned yet is public.
+    fn determinized(&self, seat: Seat, seed: u64) -> MasqueradeState {
+        let mut sample = self.clone();
+        if self.captures[seat.index()].is_some() {
+            let possible = self.possible_for(seat);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            // The true assignment is always among those possible: the fallback never serves.
+            sample.captures[seat.index()] =
+                Some(possible.choose(&mut rng).copied().unwrap_or(MASKED));
+        }
+        sample
     }
 
     fn knowledge_panel(&self, seat: Seat) -> Panel {
@@ -584,6 +603,10 @@ impl Game for Masquerade {
         state.outcome()
     }
 
+    fn determinize(&self, state: &MasqueradeState, seat: Seat, seed: u64) -> MasqueradeState {
+        state.determinized(seat, seed)
+    }
+
     fn secret_history(&self, state: &MasqueradeState) -> Vec<String> {
         (0..2u8)
             .map(Seat)
@@ -703,6 +726,31 @@ mod tests {
             "{err}"
         );
         assert_eq!(s.position.turn(), Seat::WHITE);
+    }
+
+    #[test]
+    fn a_sample_draws_the_opponents_secret_among_what_the_table_leaves_possible() {
+        // "Either way, record what you learned in your table": a sample for White may give
+        // White's pieces any capture moves its table allows, and none that it rules out.
+        let mut s = started("KK QQ RR BB NN", "KK QN RR BQ NB", None);
+        for m in ["e4", "d5", "exd5", "Nf6", "Nc3", "Nxd5", "Nxd5"] {
+            play(&mut s, m);
+        }
+        let mut drawn = Vec::new();
+        for seed in 0..30 {
+            let sample = Masquerade.determinize(&s, Seat::WHITE, seed);
+            let given = sample.captures[Seat::WHITE.index()].unwrap();
+            assert_ne!(given[4], Role::Knight, "the failed Nc3xd5 ruled it out");
+            assert_eq!(
+                sample.captures[Seat::BLACK.index()],
+                s.captures[Seat::BLACK.index()],
+                "what White gave stays"
+            );
+            drawn.push(given);
+        }
+        drawn.sort_unstable();
+        drawn.dedup();
+        assert!(drawn.len() > 5, "{drawn:?}");
     }
 
     #[test]

@@ -18,6 +18,9 @@
 //! - Reconstructed where the book is silent: an exchange strike must itself be a legal chess
 //!   capture; the fifty-move count runs in single moves of either side, two per turn.
 
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::board::Cell;
@@ -491,6 +494,19 @@ impl SyncState {
         self.repetitions.push(self.position.repetition_key());
     }
 
+    /// The state as `seat` may take it to be (see [`Game::determinize`]): a choice the
+    /// opponent has written down (that it has is announced) is replaced by one drawn among
+    /// the choices the opponent had; `seat`'s own stays.
+    fn determinized(&self, seat: Seat, seed: u64) -> SyncState {
+        let mut sample = self.clone();
+        let them = seat.opponent();
+        if self.sealed[them.index()].is_some() {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            sample.sealed[them.index()] = self.choices(them).choose(&mut rng).copied();
+        }
+        sample
+    }
+
     fn sealed_panel(&self, seat: Seat) -> Option<Panel> {
         let choice = self.sealed[seat.index()]?;
         Some(Panel {
@@ -694,6 +710,10 @@ impl Game for Synchronous {
         state.outcome()
     }
 
+    fn determinize(&self, state: &SyncState, seat: Seat, seed: u64) -> SyncState {
+        state.determinized(seat, seed)
+    }
+
     fn secret_history(&self, state: &SyncState) -> Vec<String> {
         (0..2u8)
             .map(Seat)
@@ -738,6 +758,32 @@ mod tests {
 
     fn piece(seat: Seat, role: Role) -> Option<Piece> {
         Some(Piece { seat, role })
+    }
+
+    #[test]
+    fn a_sample_for_black_draws_whites_written_move_among_whites_moves() {
+        // "Both players write down a move at the same time": until both are revealed, Black
+        // knows only that White has written one.
+        let start = from("n3k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        let mut rook = start.clone();
+        write(&mut rook, Seat::WHITE, "Rxa8");
+        let mut king = start.clone();
+        write(&mut king, Seat::WHITE, "Kd2");
+        let moves: Vec<Choice> = start.choices(Seat::WHITE);
+        let mut drawn = Vec::new();
+        for seed in 0..20 {
+            let a = Synchronous.determinize(&rook, Seat::BLACK, seed);
+            let b = Synchronous.determinize(&king, Seat::BLACK, seed);
+            assert_eq!(a.sealed, b.sealed, "what White wrote makes no difference");
+            let white = a.sealed[0].unwrap();
+            assert!(moves.contains(&white));
+            drawn.push(white);
+            let own = Synchronous.determinize(&rook, Seat::WHITE, seed);
+            assert_eq!(own.sealed, rook.sealed, "White's own choice stays");
+        }
+        drawn.sort_by_key(|c| format!("{c:?}"));
+        drawn.dedup();
+        assert!(drawn.len() > 3, "{drawn:?}");
     }
 
     #[test]

@@ -31,7 +31,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::board::Cell;
-use crate::cards::{shuffled, Card, Face, Pile, Visibility};
+use crate::cards::{redeal, shuffled, Card, Face, Pile, Visibility};
 use crate::chess::{Move, MoveKind, MoveParseError, Position, Role, Seat};
 use crate::game::{
     EndReason, Event, Family, Game, GameError, OptionSpec, OptionValues, Options, Outcome, Prompt,
@@ -196,6 +196,24 @@ impl TarPitState {
 
     fn next_seed(&mut self) -> u64 {
         crate::cards::next_seed(&mut self.rng)
+    }
+
+    /// The state as `seat` may take it to be (see [`Game::determinize`]): the opponent's hand
+    /// and the draw pile, whose cards together are those missing from `seat`'s view (every
+    /// card played or discarded is announced), are dealt again, each keeping its size, and
+    /// the reshuffles to come are seeded afresh. The seat's own hand stays.
+    fn determinized(&self, seat: Seat, seed: u64) -> TarPitState {
+        let mut sample = self.clone();
+        let mut stream = seed;
+        let deal = crate::cards::next_seed(&mut stream);
+        sample.rng = crate::cards::next_seed(&mut stream);
+        let them = seat.opponent();
+        redeal(
+            &mut [&mut sample.hands[them.index()], &mut sample.draw],
+            deal,
+            |_, _, _| 0,
+        );
+        sample
     }
 
     /// Draws until `seat` holds a card per checker in front of him (reshuffling the discard
@@ -1214,6 +1232,10 @@ impl Game for TarPit {
 
     fn outcome(&self, state: &TarPitState) -> Option<Outcome> {
         state.result.clone()
+    }
+
+    fn determinize(&self, state: &TarPitState, seat: Seat, seed: u64) -> TarPitState {
+        state.determinized(seat, seed)
     }
 
     fn secret_history(&self, state: &TarPitState) -> Vec<String> {

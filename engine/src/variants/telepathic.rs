@@ -26,6 +26,9 @@
 //! check) or stalemated, as in chess; fifty moves each without a capture or pawn move, a
 //! position seen three times, or too little material to mate draws.
 
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::board::Cell;
@@ -211,6 +214,21 @@ impl TelepathicState {
             .into_iter()
             .filter(|&f| Some(f) != self.face_up[team.index()] && Some(f) != down)
             .collect()
+    }
+
+    /// The state as `seat` may take it to be (see [`Game::determinize`]): the prediction
+    /// lying face down, seen by its predictor alone (not even by his partner the mover), is
+    /// replaced by a card drawn among those he could have played. The hands are the cards not
+    /// on the table, so they follow.
+    fn determinized(&self, seat: Seat, seed: u64) -> TelepathicState {
+        let mut sample = self.clone();
+        if self.face_down.is_some() && seat != self.predictor() {
+            sample.face_down = None;
+            let playable = sample.playable(self.team());
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            sample.face_down = playable.choose(&mut rng).copied();
+        }
+        sample
     }
 
     /// Who holds a team's hand: its predictor (the player who moves next hands it over after
@@ -821,6 +839,10 @@ impl Game for Telepathic {
         NAMES
             .get(seat.index())
             .map_or_else(|| seat.colour_name(), |n| n.to_string())
+    }
+
+    fn determinize(&self, state: &TelepathicState, seat: Seat, seed: u64) -> TelepathicState {
+        state.determinized(seat, seed)
     }
 
     fn secret_history(&self, state: &TelepathicState) -> Vec<String> {

@@ -21,6 +21,9 @@
 //! without a capture or pawn move, or when only the two kings are left (neither can be made
 //! to walk into the other).
 
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::board::Cell;
@@ -164,6 +167,25 @@ impl TwoMoveState {
             .into_iter()
             .filter(|r| !self.face_up[seat.index()].contains(r))
             .collect()
+    }
+
+    /// The state as `seat` may take it to be (see [`Game::determinize`]): two cards the
+    /// opponent has chosen (that he has is announced) are replaced by a pair drawn among those
+    /// he could choose, the cards not lying face up; `seat`'s own choice stays.
+    fn determinized(&self, seat: Seat, seed: u64) -> TwoMoveState {
+        let mut sample = self.clone();
+        let them = seat.opponent();
+        if self.sealed[them.index()].is_some() {
+            let cards = self.choosable(them);
+            let pairs: Vec<[Role; 2]> = cards
+                .iter()
+                .enumerate()
+                .flat_map(|(i, &a)| cards[i + 1..].iter().map(move |&b| [a, b]))
+                .collect();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            sample.sealed[them.index()] = pairs.choose(&mut rng).copied();
+        }
+        sample
     }
 
     /// Who must act now.
@@ -810,6 +832,10 @@ impl Game for TwoMove {
 
     fn outcome(&self, state: &TwoMoveState) -> Option<Outcome> {
         state.result.clone()
+    }
+
+    fn determinize(&self, state: &TwoMoveState, seat: Seat, seed: u64) -> TwoMoveState {
+        state.determinized(seat, seed)
     }
 
     fn secret_history(&self, state: &TwoMoveState) -> Vec<String> {

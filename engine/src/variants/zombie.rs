@@ -32,6 +32,9 @@
 //!   when the double step ended the turn. Since a turn holds several moves, a zombie can take a
 //!   king its side's ordinary move has just checked: taking the king wins.
 
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::board::Cell;
@@ -628,6 +631,46 @@ impl ZombieState {
         counting_draws(&self.position, &self.repetitions)
     }
 
+    /// The state as `seat` may take it to be (see [`Game::determinize`]). Which pieces the
+    /// opponent has buried is public (each capture, burial and rising is announced); where
+    /// they lie is not. Each is laid again under a square drawn from those that could hide it:
+    /// the opponent's pieces that have not moved this turn and, while the opponent's turn goes
+    /// on, the empty squares it has left (checked only when that turn ends). Only if these are
+    /// too few are other pieces' squares drawn, then empty ones: the count of burials stays,
+    /// since everyone knows it. While the opponent is burying (announced, rather than the
+    /// dust bin), one of its pieces is kept free to bury under. The record of secrets keeps the
+    /// seat's own burials only.
+    fn determinized(&self, seat: Seat, seed: u64) -> ZombieState {
+        let them = seat.opponent();
+        let mut roles: Vec<Role> = self.burials[them.index()].iter().map(|(_, r)| *r).collect();
+        roles.sort_unstable();
+        let their_turn = self.position.turn() == them;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let burying = their_turn && matches!(self.phase, Phase::Bury { .. });
+        let theirs: Vec<Cell> = self.position.cells_of(them).iter().collect();
+        let free = theirs.choose(&mut rng).copied().filter(|_| burying);
+        let likeliness = |c: Cell| match self.position.piece_at(c) {
+            Some(p) if p.seat == them && !self.moved.contains(&c) => 0,
+            None if their_turn && self.left.contains(&c) => 0,
+            Some(_) => 1,
+            None => 2,
+        };
+        let mut tiers: [Vec<Cell>; 3] = Default::default();
+        for c in self.position.board().cells() {
+            if Some(c) != free {
+                tiers[likeliness(c)].push(c);
+            }
+        }
+        for tier in &mut tiers {
+            tier.shuffle(&mut rng);
+        }
+        let mut sample = self.clone();
+        sample.burials[them.index()] = tiers.into_iter().flatten().zip(roles).collect();
+        let own = format!("{} buried ", seat.colour_name());
+        sample.secret_log.retain(|line| line.starts_with(&own));
+        sample
+    }
+
     fn panel(&self, seat: Seat) -> Panel {
         let board = self.position.board();
         let (files, ranks) = board.grid_size().unwrap_or((8, 8));
@@ -997,6 +1040,10 @@ impl Game for Zombie {
     fn secret_history(&self, state: &ZombieState) -> Vec<String> {
         state.secret_log.clone()
     }
+
+    fn determinize(&self, state: &ZombieState, seat: Seat, seed: u64) -> ZombieState {
+        state.determinized(seat, seed)
+    }
 }
 
 #[cfg(test)]
@@ -1022,6 +1069,40 @@ mod tests {
 
     fn placement(s: &ZombieState) -> String {
         s.position.fen().split(' ').next().unwrap().to_string()
+    }
+
+    #[test]
+    fn a_sample_for_white_lays_blacks_secret_burial_anew_and_keeps_what_white_knows() {
+        // "The capturing player secretly buries the captured piece under one of their own
+        // pieces": White heard that Black buried the pawn, not where.
+        let mut s = Zombie.setup(&Options::new(), 2, 0).unwrap();
+        for m in ["e4", "e5", "Nf3", "Nc6", "d4", "exd4", "c6"] {
+            act(&mut s, m);
+        }
+        let c6 = s.position.board().cell("c6").unwrap();
+        let mut places = Vec::new();
+        for seed in 0..20 {
+            let sample = Zombie.determinize(&s, Seat::WHITE, seed);
+            let [white, black] = &sample.burials;
+            assert!(white.is_empty());
+            assert_eq!(black.len(), 1, "everyone knows one pawn is buried");
+            let (cell, role) = black[0];
+            assert_eq!(role, Role::Pawn);
+            assert!(sample
+                .position
+                .piece_at(cell)
+                .is_some_and(|p| p.seat == Seat::BLACK));
+            assert!(
+                sample.secret_log.is_empty(),
+                "Black's secret is not White's to read"
+            );
+            places.push(cell);
+            let own = Zombie.determinize(&s, Seat::BLACK, seed);
+            assert_eq!(own.burials[1], vec![(c6, Role::Pawn)], "Black's own stays");
+        }
+        places.sort_unstable();
+        places.dedup();
+        assert!(places.len() > 3, "drawn under many pieces: {places:?}");
     }
 
     #[test]

@@ -309,3 +309,39 @@ fn the_cards_the_set_up_puts_in_the_line_are_told() {
         "{status}"
     );
 }
+
+#[test]
+fn a_sample_deals_again_only_the_cards_the_player_cannot_see() {
+    // "Each player is dealt two" and "the rest are the draw pile": White sees his own two,
+    // the line and the discard pile, and only the backs of Black's hand and the draw pile.
+    let s = Cooperative.setup(&Options::new(), 2, 3).unwrap();
+    let unseen = |s: &CoopState| {
+        let mut cards: Vec<Card> = s.hands[1]
+            .iter()
+            .chain(&s.draw)
+            .chain(&s.removed)
+            .copied()
+            .collect();
+        cards.sort();
+        cards
+    };
+    let elsewhere = Cooperative.determinize(&s, Seat::WHITE, 99);
+    for seed in 0..10 {
+        let sample = Cooperative.determinize(&s, Seat::WHITE, seed);
+        assert_eq!(sample.hands[0], s.hands[0], "White's own hand stays");
+        assert_eq!(sample.line, s.line);
+        assert_eq!(sample.hands[1].len(), s.hands[1].len());
+        assert_eq!(sample.draw.len(), s.draw.len());
+        assert_eq!(unseen(&sample), unseen(&s));
+        assert!(
+            sample.hands[1].iter().all(|c| c.role() != Some(Role::King)),
+            "kings go straight to the line"
+        );
+        let again = Cooperative.determinize(&elsewhere, Seat::WHITE, seed);
+        assert_eq!(
+            serde_json::to_string(&sample).unwrap(),
+            serde_json::to_string(&again).unwrap(),
+            "where the unseen cards lay makes no difference"
+        );
+    }
+}

@@ -29,9 +29,11 @@
 //! back on empty squares drawn by the game's seeded RNG; a player who resigns leaves the game,
 //! which ends, with the others ranked by their totals.
 
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::cards::{shuffled, Card, Face, Pile, Visibility};
+use crate::cards::{redeal, shuffled, Card, Face, Pile, Visibility};
 use crate::chess::{parse_setup, KingRule, MoveParseError, Position, Role, Rules, Seat};
 use crate::game::{
     BestScores, EndReason, Event, Family, Game, GameError, Options, Outcome, Prompt, PromptKind,
@@ -164,6 +166,37 @@ impl GolfState {
         state.dealer = Seat((state.next_random() % u64::from(players)) as u8);
         state.deck = shuffled(golf_deck(), state.next_random());
         state
+    }
+
+    /// The state as `seat` may take it to be (see [`Game::determinize`]). While the counts
+    /// are secret, each other player's submitted count (that one is in is announced) is
+    /// replaced by a plausible one: impossible one time in four, otherwise 2 to 8 moves (the
+    /// book's holes take 2 to 6 at their shortest, and players miss the shortest). The deck,
+    /// whose cards everyone knows (those not dealt yet), is shuffled afresh, and the random
+    /// draws to come (where captured pieces come back) are seeded afresh. The seat's own count
+    /// stays.
+    fn determinized(&self, seat: Seat, seed: u64) -> GolfState {
+        let mut sample = self.clone();
+        let mut stream = seed;
+        let mut rng = ChaCha8Rng::seed_from_u64(crate::cards::next_seed(&mut stream));
+        if self.phase == Phase::Count {
+            for (s, count) in sample.counts.iter_mut().enumerate() {
+                if s != seat.index() && count.is_some() {
+                    *count = Some(if rng.gen_ratio(1, 4) {
+                        0
+                    } else {
+                        rng.gen_range(2..=8)
+                    });
+                }
+            }
+        }
+        redeal(
+            &mut [&mut sample.deck],
+            crate::cards::next_seed(&mut stream),
+            |_, _, _| 0,
+        );
+        sample.rng = crate::cards::next_seed(&mut stream);
+        sample
     }
 
     fn next_random(&mut self) -> u64 {
@@ -926,6 +959,10 @@ impl Game for Golf {
         true
     }
 
+    fn determinize(&self, state: &GolfState, seat: Seat, seed: u64) -> GolfState {
+        state.determinized(seat, seed)
+    }
+
     fn secret_history(&self, state: &GolfState) -> Vec<String> {
         if state.phase != Phase::Count {
             return Vec::new();
@@ -1016,6 +1053,36 @@ mod tests {
             s.board().at(parse_square("h2").unwrap()).unwrap().role,
             Role::Bishop
         );
+    }
+
+    #[test]
+    fn a_sample_replaces_the_others_secret_counts_and_keeps_ones_own() {
+        // "Each player writes down ... in secret": Player 2 knows Player 1 has submitted a
+        // count, not which.
+        let mut three = introduction();
+        act(&mut three, Seat(1), "deal");
+        let mut five = three.clone();
+        act(&mut three, Seat(0), "3");
+        act(&mut five, Seat(0), "5");
+        let mut counts = Vec::new();
+        for seed in 0..40 {
+            let a = Golf.determinize(&three, Seat(1), seed);
+            let b = Golf.determinize(&five, Seat(1), seed);
+            assert_eq!(a.counts, b.counts, "the true count makes no difference");
+            assert_eq!(a.counts[1], None, "Player 2 has not counted yet");
+            assert_eq!(a.deck, b.deck);
+            counts.extend(a.counts[0]);
+            let own = Golf.determinize(&three, Seat(0), seed);
+            assert_eq!(own.counts, three.counts, "Player 1's own count stays");
+            let mut deck = own.deck.clone();
+            deck.sort();
+            let mut true_deck = three.deck.clone();
+            true_deck.sort();
+            assert_eq!(deck, true_deck, "the deck holds the same cards, shuffled");
+        }
+        counts.sort_unstable();
+        counts.dedup();
+        assert!(counts.contains(&0) && counts.len() > 3, "{counts:?}");
     }
 
     #[test]

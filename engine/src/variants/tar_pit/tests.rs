@@ -312,3 +312,36 @@ fn castling_is_not_allowed_out_of_or_through_check() {
     s.checkers[h3.index()] = Some(Seat::WHITE);
     assert!(texts(&s).contains(&"O-O".to_string()), "{:?}", texts(&s));
 }
+
+#[test]
+fn a_sample_deals_the_opponents_hand_again_from_the_unseen_cards() {
+    // "A hand of one card per checker in front of him": White sees Black's card backs only.
+    let s = example();
+    let mut other = example();
+    // Black holding another card from the draw pile: nothing White can see changes.
+    let swapped = other.draw.pop().unwrap();
+    let given = std::mem::replace(&mut other.hands[1][0], swapped);
+    other.draw.insert(0, given);
+    let mut unseen: Vec<Card> = s.hands[1].iter().chain(&s.draw).copied().collect();
+    unseen.sort();
+    let mut hands = Vec::new();
+    for seed in 0..10 {
+        let a = TarPit.determinize(&s, Seat::WHITE, seed);
+        let b = TarPit.determinize(&other, Seat::WHITE, seed);
+        assert_eq!(
+            serde_json::to_string(&a).unwrap(),
+            serde_json::to_string(&b).unwrap()
+        );
+        assert_eq!(a.hands[0], s.hands[0], "White's own hand stays");
+        assert_eq!(a.hands[1].len(), 4);
+        let mut dealt: Vec<Card> = a.hands[1].iter().chain(&a.draw).copied().collect();
+        dealt.sort();
+        assert_eq!(dealt, unseen);
+        hands.push(a.hands[1].clone());
+    }
+    hands.sort();
+    hands.dedup();
+    assert!(hands.len() > 5, "{hands:?}");
+    let own = TarPit.determinize(&s, Seat::BLACK, 0);
+    assert_eq!(own.hands[1], s.hands[1], "Black's own hand stays");
+}

@@ -185,3 +185,35 @@ fn only_the_player_prompted_may_act() {
     let refused = Telepathic.parse(&s, W1, "e5").unwrap_err().to_string();
     assert!(!refused.is_empty());
 }
+
+#[test]
+fn a_sample_draws_the_face_down_prediction_for_all_but_the_predictor() {
+    // "The predictor plays a card face down": the mover, his partner, does not see it either.
+    let mut s = start(None);
+    act(&mut s, W2, "N");
+    let mut other = start(None);
+    act(&mut other, W2, "Q");
+    let mut drawn = Vec::new();
+    for seed in 0..20 {
+        for seat in [W1, B1, B2] {
+            let a = Telepathic.determinize(&s, seat, seed);
+            let b = Telepathic.determinize(&other, seat, seed);
+            assert_eq!(
+                a.face_down, b.face_down,
+                "the true card makes no difference"
+            );
+            let card = a.face_down.expect("a card still lies face down");
+            assert_ne!(card, Face::Piece(Role::Pawn), "the pawn card lies face up");
+            drawn.push(card);
+        }
+        let own = Telepathic.determinize(&s, W2, seed);
+        assert_eq!(
+            own.face_down,
+            Some(Face::Piece(Role::Knight)),
+            "the predictor's own"
+        );
+    }
+    drawn.sort_unstable();
+    drawn.dedup();
+    assert!(drawn.len() > 3, "{drawn:?}");
+}
