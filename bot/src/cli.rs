@@ -49,6 +49,10 @@ pub enum Command {
         /// Users whose direct messages count as closed (to try the /inbox fallback).
         #[arg(long = "closed-dms", value_delimiter = ',')]
         closed_dms: Vec<String>,
+        /// Draw the games' seats, deals and computer players' choices from this seed, so a run
+        /// repeats exactly (for transcripts and tests).
+        #[arg(long)]
+        seed: Option<u64>,
     },
     /// Run the Discord bot (needs DISCORD_TOKEN).
     Discord,
@@ -179,9 +183,22 @@ fn discord(
 }
 
 /// The local console on standard input and output.
-fn local(db: &std::path::Path, out: PathBuf, closed_dms: Vec<String>) -> Result<(), String> {
+fn local(
+    db: &std::path::Path,
+    out: PathBuf,
+    closed_dms: Vec<String>,
+    seed: Option<u64>,
+) -> Result<(), String> {
     runtime()?.block_on(async {
-        let service = open_service(db).await?;
+        let service = match seed {
+            Some(seed) => {
+                let store = Store::open(db)
+                    .await
+                    .map_err(|e| format!("could not open the database {}: {e}", db.display()))?;
+                Service::with_seed(store, Arc::new(SystemClock), seed)
+            }
+            None => open_service(db).await?,
+        };
         let printer = Printer::new(
             Box::new(std::io::stdout()),
             out,
@@ -251,7 +268,11 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Str
         ..cli
     };
     match cli.command {
-        Some(Command::Local { out, closed_dms }) => local(&db, out, closed_dms),
+        Some(Command::Local {
+            out,
+            closed_dms,
+            seed,
+        }) => local(&db, out, closed_dms, seed),
         Some(Command::Discord) => {
             let token = cli
                 .token
@@ -262,7 +283,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Str
             let token = cli.token.unwrap_or_default();
             discord(&db, token, cli.guild, cli.api)
         }
-        None => local(&db, PathBuf::from("rookery-images"), Vec::new()),
+        None => local(&db, PathBuf::from("rookery-images"), Vec::new(), None),
         Some(Command::Perft {
             variant,
             fen,

@@ -30,6 +30,11 @@ pub enum Command {
     Abort {
         game: Option<GameId>,
     },
+    /// The creator fills an open seat with a computer player.
+    AddBot {
+        level: Option<String>,
+        game: Option<GameId>,
+    },
     Move {
         text: String,
         game: Option<GameId>,
@@ -93,6 +98,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ),
     ("abort", "[game]", "Call off your game before it starts"),
     (
+        "addbot",
+        "[level] [game]",
+        "Fill an open seat of your game with a computer player (easy, medium or hard)",
+    ),
+    (
         "move",
         "<move> [game]",
         "Make your move (SAN like Nf3 or coordinates like g1f3)",
@@ -151,6 +161,11 @@ pub async fn run(
         Command::Leave { game } => service.leave(user, place, game).await,
         Command::Start { game } => service.start(user, place, game).await,
         Command::Abort { game } => service.abort(user, place, game).await,
+        Command::AddBot { level, game } => {
+            service
+                .add_computer(user, place, level.as_deref(), game)
+                .await
+        }
         Command::Move { text, game } => service.act(user, place, game, &text).await,
         Command::Secret { text, game } => service.secret(user, place, game, &text).await,
         Command::Moves { game } => service.moves(user, place, game).await,
@@ -182,7 +197,8 @@ pub fn help_text() -> String {
     }
     out.push_str(
         "Options for /play are key=value, for example `days_per_move=2` (default 3; `none` for no clock), \
-         `order=joined` (the creator takes the first seat; by default seats are drawn at random) \
+         `order=joined` (the creator takes the first seat; by default seats are drawn at random), \
+         `bots=N` (computer players in the last N seats) with `level=easy|medium|hard` (default medium) \
          or the variant's own (see /rules <variant>).",
     );
     out
@@ -236,6 +252,7 @@ pub fn rules_text(variant: &str) -> Result<String, ServiceError> {
     }
     out.push_str("\n- `days_per_move`: days allowed for each move, or none (default 3)");
     out.push_str("\n- `order`: random (default) to draw who sits where, or joined to seat players as they joined");
+    out.push_str("\n- `bots`: computer players in the last seats (you keep one), with `level`: easy, medium (default) or hard");
     Ok(out)
 }
 
@@ -356,6 +373,16 @@ pub fn parse_text(name: &str, args: &str) -> Result<Command, String> {
         "abort" => Command::Abort {
             game: game(&mut named, &mut pos)?,
         },
+        "addbot" => {
+            let level = take("level", &mut named).or_else(|| {
+                let first = pos.first()?;
+                parse_game(first).is_err().then(|| pos.remove(0))
+            });
+            Command::AddBot {
+                level,
+                game: game(&mut named, &mut pos)?,
+            }
+        }
         "board" => Command::Board {
             show: take("show", &mut named),
             game: game(&mut named, &mut pos)?,

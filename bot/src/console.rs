@@ -188,13 +188,24 @@ impl<'a> Console<'a> {
         self.settle().await;
     }
 
-    /// Runs the clock and delivers all waiting posts.
+    /// Runs the clock, lets computer players take the turns that are theirs (each posted as it
+    /// is played), and delivers all waiting posts.
     pub async fn settle(&self) {
         if let Err(e) = self.service.tick().await {
             tracing::error!("clock: {e}");
         }
-        if let Err(e) = self.service.flush_outbox(self.printer).await {
-            tracing::error!("delivery: {e}");
+        loop {
+            if let Err(e) = self.service.flush_outbox(self.printer).await {
+                tracing::error!("delivery: {e}");
+            }
+            match self.service.play_computer_turns().await {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::error!("computer players: {e}");
+                    break;
+                }
+            }
         }
     }
 }
@@ -210,6 +221,12 @@ fn parse_line(line: &str) -> Result<(User, Command), String> {
         .ok_or_else(|| format!("'{line}': {usage}"))?;
     if name.is_empty() {
         return Err(format!("'{line}': {usage}"));
+    }
+    // Names with a colon are kept for computer players (`computer:hard:1`).
+    if name.contains(':') {
+        return Err(format!(
+            "'{name}': a user's name cannot hold ':' (such names are the computer players')"
+        ));
     }
     let rest = rest.trim();
     let command_line = rest

@@ -42,6 +42,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         leave(),
         start(),
         abort(),
+        addbot(),
         r#move(),
         moves(),
         secret(),
@@ -343,6 +344,24 @@ impl Workers {
                 }
             }
         });
+        // Computer players' turns: a pass over the games whenever something changed, and
+        // again while turns were played (a game of computers plays on by itself); now and then
+        // besides, for a turn left due when the process stopped.
+        let c = service.clone();
+        let computers = tokio::spawn(async move {
+            let ready = c.computers_ready();
+            loop {
+                match c.play_computer_turns().await {
+                    Ok(n) if n > 0 => continue,
+                    Ok(_) => {}
+                    Err(e) => tracing::error!("computer players: {e}"),
+                }
+                tokio::select! {
+                    _ = ready.notified() => {}
+                    _ = tokio::time::sleep(Duration::from_secs(60)) => {}
+                }
+            }
+        });
         let clock = tokio::spawn(async move {
             let mut last_checkpoint = tokio::time::Instant::now();
             loop {
@@ -367,7 +386,7 @@ impl Workers {
                 tokio::time::sleep(Duration::from_secs(wait as u64)).await;
             }
         });
-        Workers(vec![outbox, clock])
+        Workers(vec![outbox, clock, computers])
     }
 }
 
@@ -852,7 +871,7 @@ fn components(item: &Pending) -> Vec<CreateActionRow> {
                 let style = match b.action {
                     ButtonAction::Join | ButtonAction::Start => ButtonStyle::Primary,
                     ButtonAction::Resign => ButtonStyle::Danger,
-                    ButtonAction::Draw => ButtonStyle::Secondary,
+                    ButtonAction::Draw | ButtonAction::AddComputer => ButtonStyle::Secondary,
                 };
                 CreateButton::new(b.custom_id())
                     .label(b.action.label())
@@ -924,6 +943,13 @@ async fn play(
     #[min = 1]
     #[max = 8]
     players: Option<u8>,
+    #[description = "Computer players in the last seats (you keep one)"]
+    #[min = 1]
+    #[max = 7]
+    bots: Option<u8>,
+    #[description = "How strongly the computer players play (default medium)"] level: Option<
+        ComputerLevel,
+    >,
 ) -> Result<(), Error> {
     if in_thread(ctx) {
         // A thread cannot hold threads, and every game gets one of its own.
@@ -935,7 +961,13 @@ async fn play(
         .await?;
         return Ok(());
     }
-    let options = options.unwrap_or_default();
+    let mut options = options.unwrap_or_default();
+    if let Some(bots) = bots {
+        options.push_str(&format!(" bots={bots}"));
+    }
+    if let Some(level) = level {
+        options.push_str(&format!(" level={}", level.name()));
+    }
     respond(
         ctx,
         Command::Play {
@@ -1002,6 +1034,44 @@ async fn abort(
     respond(
         ctx,
         Command::Abort {
+            game: game_id(game),
+        },
+    )
+    .await
+}
+
+/// How strongly a computer player plays.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+enum ComputerLevel {
+    #[name = "easy"]
+    Easy,
+    #[name = "medium"]
+    Medium,
+    #[name = "hard"]
+    Hard,
+}
+
+impl ComputerLevel {
+    fn name(self) -> &'static str {
+        match self {
+            ComputerLevel::Easy => "easy",
+            ComputerLevel::Medium => "medium",
+            ComputerLevel::Hard => "hard",
+        }
+    }
+}
+
+/// Fill an open seat of your game with a computer player
+#[poise::command(slash_command)]
+async fn addbot(
+    ctx: Context<'_>,
+    #[description = "How strongly it plays (default medium)"] level: Option<ComputerLevel>,
+    #[description = "The game's number (default: this thread's game)"] game: Option<i64>,
+) -> Result<(), Error> {
+    respond(
+        ctx,
+        Command::AddBot {
+            level: level.map(|l| l.name().to_string()),
             game: game_id(game),
         },
     )

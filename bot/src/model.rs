@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use engine::ai::Level;
 use serde::{Deserialize, Serialize};
 
 /// A game's number.
@@ -29,6 +30,30 @@ impl User {
             name: name.into(),
         }
     }
+
+    /// The computer player at `level` in a game's `n`th computer seat: `computer:hard:2`,
+    /// named for its level ("Rookery (hard)") in every message.
+    pub fn computer(level: Level, n: usize) -> User {
+        User::new(
+            format!("{COMPUTER_PREFIX}{}:{n}", level.name()),
+            computer_name(level),
+        )
+    }
+
+    /// The level of a computer player's id; `None` for a person.
+    pub fn computer_level(id: &str) -> Option<Level> {
+        let rest = id.strip_prefix(COMPUTER_PREFIX)?;
+        rest.split(':').next()?.parse().ok()
+    }
+}
+
+/// How the ids of computer players begin. No Discord id (a number) and no console name (the
+/// console refuses names with a colon) can start so.
+pub const COMPUTER_PREFIX: &str = "computer:";
+
+/// What a computer player is called: "Rookery (hard)".
+pub fn computer_name(level: Level) -> String {
+    format!("Rookery ({})", level.name())
 }
 
 /// Where a command was given: a channel or thread of a server (by the frontend's ids), or a DM.
@@ -87,6 +112,8 @@ pub enum ButtonAction {
     Start,
     Resign,
     Draw,
+    /// The creator fills an open seat with a computer player (at the game's level).
+    AddComputer,
 }
 
 impl ButtonAction {
@@ -96,6 +123,7 @@ impl ButtonAction {
             ButtonAction::Start => "Start",
             ButtonAction::Resign => "Resign",
             ButtonAction::Draw => "Offer / accept draw",
+            ButtonAction::AddComputer => "Add a computer player",
         }
     }
     fn key(self) -> &'static str {
@@ -104,6 +132,7 @@ impl ButtonAction {
             ButtonAction::Start => "start",
             ButtonAction::Resign => "resign",
             ButtonAction::Draw => "draw",
+            ButtonAction::AddComputer => "addbot",
         }
     }
 }
@@ -139,6 +168,7 @@ impl Button {
             "start" => ButtonAction::Start,
             "resign" => ButtonAction::Resign,
             "draw" => ButtonAction::Draw,
+            "addbot" => ButtonAction::AddComputer,
             _ => return None,
         };
         let game = GameId(parts.next()?.parse().ok()?);
@@ -273,7 +303,11 @@ pub fn expand(
         };
         let inner = &after[1..end];
         match inner.as_bytes().first() {
-            Some(b'@') => out.push_str(&mention(&inner[1..])),
+            // A computer player is named, never mentioned: nobody is there to be pinged.
+            Some(b'@') => match User::computer_level(&inner[1..]) {
+                Some(level) => out.push_str(&computer_name(level)),
+                None => out.push_str(&mention(&inner[1..])),
+            },
             Some(b'#') => match inner[1..].parse() {
                 Ok(n) => out.push_str(&thread(GameId(n))),
                 Err(_) => out.push_str(&after[..=end]),

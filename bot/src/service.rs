@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use engine::ai::Level;
 use engine::game::{
     AnyGame, AnyState, BestScores, EndReason, Event, GameError, Options, Outcome, Prompt,
     PromptKind,
@@ -26,8 +27,13 @@ use crate::model::{
 };
 use crate::store::{DbError, GameRow, SeatRow, Store, Tx};
 
+mod computers;
+pub use computers::computer_seat;
+
 /// The most options a select menu may offer.
 const MENU_LIMIT: usize = 25;
+/// The level of a computer player added without one.
+pub const DEFAULT_LEVEL: Level = Level::Medium;
 
 /// Seconds in a day.
 const DAY: i64 = 86_400;
@@ -180,6 +186,8 @@ pub struct Service {
     clock: Arc<dyn Clock>,
     locks: Mutex<HashMap<GameId, Arc<tokio::sync::Mutex<()>>>>,
     outbox_ready: Arc<Notify>,
+    /// Told after every change, for the worker that plays computer players' turns.
+    computers_ready: Arc<Notify>,
     /// Where new games' seeds come from: entropy normally, a fixed seed in tests.
     seeds: Mutex<ChaCha8Rng>,
 }
@@ -259,6 +267,7 @@ impl Service {
             clock,
             locks: Mutex::new(HashMap::new()),
             outbox_ready: Arc::new(Notify::new()),
+            computers_ready: Arc::new(Notify::new()),
             seeds: Mutex::new(ChaCha8Rng::seed_from_u64(seed)),
         }
     }
@@ -341,6 +350,10 @@ impl Service {
         mut posts: Vec<Post>,
     ) -> Result<(), ServiceError> {
         posts.extend(self.private_posts(loaded)?);
+        // Nobody reads a computer's direct messages: what they would say stays unwritten.
+        posts.retain(
+            |p| !matches!(&p.target, Target::Direct(u) if User::computer_level(u).is_some()),
+        );
         if loaded.row.status == Status::Finished && loaded.was != Status::Finished {
             if let Some(state) = &loaded.state {
                 let secrets = loaded.game.secret_history(state)?;
@@ -385,6 +398,8 @@ impl Service {
         if !posts.is_empty() {
             self.outbox_ready.notify_one();
         }
+        // A computer may have a turn now.
+        self.computers_ready.notify_one();
         Ok(())
     }
 
@@ -442,6 +457,8 @@ impl Service {
         let mut days = Some(DEFAULT_DAYS_PER_MOVE);
         let mut players = players;
         let mut seating = Seating::Random;
+        let mut bots: usize = 0;
+        let mut level: Option<Level> = None;
         let mut pairs = Vec::new();
         for (key, value) in option_pairs(options_text)? {
             match key.as_str() {
@@ -460,6 +477,14 @@ impl Service {
                         ServiceError::Refused(format!("players must be a number, not '{value}'"))
                     })?)
                 }
+                "bots" | "computers" => {
+                    bots = value.parse().map_err(|_| {
+                        ServiceError::Refused(format!(
+                            "bots must be a number of computer players, not '{value}'"
+                        ))
+                    })?
+                }
+                "level" => level = Some(value.parse::<Level>()?),
                 _ => pairs.push(format!("{key}={value}")),
             }
         }
@@ -476,6 +501,23 @@ impl Service {
         let seat_count = players.unwrap_or_else(|| info.default_seats());
         info.check_seats(seat_count)?;
         info.check_options(&options)?;
+        // The creator keeps a seat: a game on Discord always has a person in it.
+        if bots >= seat_count {
+            return refuse(format!(
+                "bots={bots}: this game of {} has {seat_count} seat{}, one of them yours, so at \
+                 most {} computer player{}",
+                info.name,
+                if seat_count == 1 { "" } else { "s" },
+                seat_count - 1,
+                if seat_count == 2 { "" } else { "s" }
+            ));
+        }
+        if level.is_some() && bots == 0 {
+            return refuse(
+                "level= is for computer players: add some with bots=N (or /addbot in the lobby)",
+            );
+        }
+        let level = level.unwrap_or(DEFAULT_LEVEL);
         let seed = self.next_seed();
         // Set the game up once now, so a bad FEN or option is refused at /play.
         game.setup(&options, seat_count, seed)?;
@@ -503,11 +545,15 @@ impl Service {
             result: None,
         };
         let id = Store::insert_game(&mut tx, &row, now).await?;
-        let seats = vec![SeatRow {
+        let mut seats = vec![SeatRow {
             seat: 0,
             user_id: user.id.clone(),
             user_name: user.name.clone(),
+            computer: None,
         }];
+        for n in 1..=bots {
+            seats.push(computer_seat(level, n, seats.len()));
+        }
         Store::set_seats(&mut tx, id, &seats).await?;
         Store::log_action(
             &mut tx,
@@ -530,13 +576,19 @@ impl Service {
         } else {
             format!(", {}", shown_options.join(", "))
         };
-        let waiting = seat_count - 1;
+        let waiting = seat_count - 1 - bots;
+        let against = if bots == 0 {
+            "alone".to_string()
+        } else {
+            let names: Vec<String> = seats[1..].iter().map(|s| s.user_name.clone()).collect();
+            format!("against {}", names.join(", "))
+        };
         let posts = if waiting == 0 {
-            // A game for one (solitaire) starts at once.
+            // A game for one (solitaire), or against computers only, starts at once.
             vec![Post::new(
                 Target::Channel(channel.clone()),
                 format!(
-                    "{{@{}}} plays **{}** alone (game {id}: {clock}{options_line}); follow it in {{#{id}}}.",
+                    "{{@{}}} plays **{}** {against} (game {id}: {clock}{options_line}); follow it in {{#{id}}}.",
                     user.id, info.name
                 ),
             )
@@ -546,10 +598,11 @@ impl Service {
             Post::new(
                 Target::Channel(channel.clone()),
                 format!(
-                    "{{@{}}} wants to play **{}** (game {id}: {seat_count} players, {clock}{options_line}). \
+                    "{{@{}}} wants to play **{}** (game {id}: {seat_count} players, {clock}{options_line}){}. \
                      {}: press Join or use /join {id}; the game is played in {{#{id}}}.",
                     user.id,
                     info.name,
+                    if bots == 0 { String::new() } else { format!(", {against}") },
                     seats_left(waiting)
                 ),
             )
@@ -559,7 +612,8 @@ impl Service {
                 Target::GameThread(id),
                 format!(
                     "Game {id}: **{}** ({clock}{options_line}). {{@{}}} is waiting for {waiting} more player{}: \
-                     /join {id} or the Join button. The creator can /start once enough have joined.",
+                     /join {id} or the Join button. The creator can /start once enough have joined, \
+                     or fill a seat with a computer player (/addbot).",
                     info.name,
                     user.id,
                     if waiting == 1 { "" } else { "s" }
@@ -568,6 +622,7 @@ impl Service {
             .with_buttons(vec![
                 Button { action: ButtonAction::Join, game: id },
                 Button { action: ButtonAction::Start, game: id },
+                Button { action: ButtonAction::AddComputer, game: id },
             ]),
         ]
         };
@@ -629,6 +684,7 @@ impl Service {
             seat,
             user_id: user.id.clone(),
             user_name: user.name.clone(),
+            computer: None,
         });
         let left = g.row.seat_count - g.seats.len();
         let mut posts = vec![Post::new(
@@ -677,6 +733,72 @@ impl Service {
         Ok(Reply::text(format!("You joined game {id}.")))
     }
 
+    /// `/addbot`: the creator fills one open seat with a computer player; the game starts when
+    /// every seat is taken.
+    pub async fn add_computer(
+        &self,
+        user: &User,
+        place: &Place,
+        level: Option<&str>,
+        named: Option<GameId>,
+    ) -> Result<Reply, ServiceError> {
+        let level = match level.map(str::trim).filter(|l| !l.is_empty()) {
+            Some(l) => l.parse::<Level>()?,
+            None => DEFAULT_LEVEL,
+        };
+        let id = self.resolve(user, place, named).await?;
+        let (_guard, tx, mut g) = self.locked(id).await?;
+        if let Some(ended) = g.ended() {
+            return refuse(ended);
+        }
+        if g.row.status != Status::Open {
+            return refuse(format!(
+                "game {id} is {}; computer players take seats only before a game starts",
+                describe_status(g.row.status)
+            ));
+        }
+        if g.row.creator != user.id {
+            return refuse(format!(
+                "only the player who created game {id} can add computer players"
+            ));
+        }
+        if g.seats.len() >= g.row.seat_count {
+            return refuse(format!("game {id} is full"));
+        }
+        let n = g.seats.iter().filter(|s| s.computer.is_some()).count() + 1;
+        let seat = computer_seat(level, n, g.seats.len());
+        let name = seat.user_name.clone();
+        g.seats.push(seat);
+        let left = g.row.seat_count - g.seats.len();
+        let mut posts = vec![Post::new(
+            Target::GameThread(id),
+            format!(
+                "{name} joined game {id} ({}/{}){}.",
+                g.seats.len(),
+                g.row.seat_count,
+                if left > 0 {
+                    format!(": {}", seats_left(left))
+                } else {
+                    String::new()
+                }
+            ),
+        )];
+        if left == 0 {
+            posts.extend(self.begin_play(&mut g)?);
+        }
+        let seat = g.seat_of(&user.id);
+        self.save(
+            tx,
+            &mut g,
+            Some((user, seat)),
+            "addbot",
+            level.name(),
+            posts,
+        )
+        .await?;
+        Ok(Reply::text(format!("{name} takes a seat in game {id}.")))
+    }
+
     /// The game waiting for players in `channel`, for a `/join` that names none: there must be
     /// exactly one, or the answer says which there are.
     async fn only_open_game_in(&self, channel: &str) -> Result<GameId, ServiceError> {
@@ -720,21 +842,23 @@ impl Service {
         for (i, s) in g.seats.iter_mut().enumerate() {
             s.seat = i as u8;
         }
-        let text = if g.seats.is_empty() {
-            g.row.status = Status::Aborted;
-            format!(
-                "{{@{}}} left; nobody is left, so game {id} is called off.",
-                user.id
-            )
-        } else {
+        // Computer players keep no game alive on their own, nor can they run it.
+        let first_person = g.seats.iter().find(|s| s.computer.is_none()).cloned();
+        let text = if let Some(person) = first_person.filter(|_| !g.seats.is_empty()) {
             if g.row.creator == user.id {
-                g.row.creator = g.seats[0].user_id.clone();
+                g.row.creator = person.user_id.clone();
             }
             format!(
                 "{{@{}}} left game {id} ({}/{}).",
                 user.id,
                 g.seats.len(),
                 g.row.seat_count
+            )
+        } else {
+            g.row.status = Status::Aborted;
+            format!(
+                "{{@{}}} left; nobody is left, so game {id} is called off.",
+                user.id
             )
         };
         let posts = vec![Post::new(Target::GameThread(id), text)];
@@ -874,7 +998,7 @@ impl Service {
         text: &str,
     ) -> Result<Reply, ServiceError> {
         let id = self.resolve(user, place, named).await?;
-        self.perform(user, id, text, PromptKind::Move).await
+        self.perform(user, id, text, PromptKind::Move, None).await
     }
 
     /// `/secret`: a private choice (a burial square, a sealed move, an assignment).
@@ -889,7 +1013,7 @@ impl Service {
             Some(id) => id,
             None => self.resolve_secret(user, place).await?,
         };
-        self.perform(user, id, text, PromptKind::Secret).await
+        self.perform(user, id, text, PromptKind::Secret, None).await
     }
 
     /// The game in which a secret choice is asked of `user`, when they do not name one.
@@ -947,8 +1071,16 @@ impl Service {
         id: GameId,
         text: &str,
         kind: PromptKind,
+        expected_version: Option<i64>,
     ) -> Result<Reply, ServiceError> {
         let (_guard, tx, mut g) = self.locked(id).await?;
+        // A computer's choice was made on the game as it was; if it changed since, the choice
+        // is not played (and is made again on the game as it is now).
+        if expected_version.is_some_and(|v| v != g.row.version) {
+            return Err(ServiceError::Internal(format!(
+                "game {id} changed while its computer player was thinking"
+            )));
+        }
         let seat = self.playing_seat(&g, user)?;
         let asked = g
             .game
@@ -1164,6 +1296,7 @@ impl Service {
                 self.draw(user, place, game, DrawChoice::OfferOrAccept)
                     .await
             }
+            ButtonAction::AddComputer => self.add_computer(user, place, None, game).await,
         }
     }
 
@@ -1333,7 +1466,17 @@ impl Service {
         let prompts = g.game.prompts(g.state()?)?;
         let mut out = String::new();
         for p in prompts {
+            let computer = g.user_of(p.seat).is_some_and(|s| s.computer.is_some());
             let line = match p.kind {
+                // A computer is not asked: it is told to be playing, and plays at once.
+                PromptKind::Move if computer => {
+                    format!("\n{} is thinking ({}).", g.mention(p.seat), g.side(p.seat))
+                }
+                PromptKind::Secret if computer => format!(
+                    "\n{} is choosing in secret ({}).",
+                    g.mention(p.seat),
+                    g.side(p.seat)
+                ),
                 PromptKind::Move => format!(
                     "\n{}, your move ({}){}.",
                     g.mention(p.seat),

@@ -6,6 +6,7 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
+use engine::ai::Level;
 use engine::game::Options;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, SqliteConnection, SqlitePool};
@@ -56,6 +57,8 @@ pub struct SeatRow {
     pub seat: u8,
     pub user_id: String,
     pub user_name: String,
+    /// The level of a computer player's seat; `None` for a person.
+    pub computer: Option<Level>,
 }
 
 /// A game with its seats, for listings.
@@ -251,6 +254,18 @@ impl Store {
         self.summaries(rows).await
     }
 
+    /// Games being played with at least one computer seat, oldest first: where a computer
+    /// may have a turn to play.
+    pub async fn active_games_with_computers(&self) -> Result<Vec<GameId>, DbError> {
+        let rows = sqlx::query(
+            "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id
+             WHERE g.status = 'active' AND s.computer IS NOT NULL ORDER BY g.id",
+        )
+        .fetch_all(&self.reader)
+        .await?;
+        Ok(rows.iter().map(|r| GameId(r.get(0))).collect())
+    }
+
     /// Game rows with their seats.
     async fn summaries(
         &self,
@@ -323,7 +338,7 @@ impl Store {
 
     pub async fn seats(conn: &mut SqliteConnection, id: GameId) -> Result<Vec<SeatRow>, DbError> {
         let rows = sqlx::query(
-            "SELECT seat, user_id, user_name FROM seats WHERE game_id = ? ORDER BY seat",
+            "SELECT seat, user_id, user_name, computer FROM seats WHERE game_id = ? ORDER BY seat",
         )
         .bind(id.0)
         .fetch_all(&mut *conn)
@@ -334,6 +349,9 @@ impl Store {
                 seat: r.get::<i64, _>(0) as u8,
                 user_id: r.get(1),
                 user_name: r.get(2),
+                computer: r
+                    .get::<Option<String>, _>(3)
+                    .and_then(|level| level.parse().ok()),
             })
             .collect())
     }
@@ -355,12 +373,14 @@ impl Store {
             .await?;
         for s in seats {
             sqlx::query(
-                "INSERT INTO seats (game_id, seat, user_id, user_name) VALUES (?, ?, ?, ?)",
+                "INSERT INTO seats (game_id, seat, user_id, user_name, computer) \
+                 VALUES (?, ?, ?, ?, ?)",
             )
             .bind(id.0)
             .bind(s.seat as i64)
             .bind(&s.user_id)
             .bind(&s.user_name)
+            .bind(s.computer.map(|level| level.name()))
             .execute(&mut *tx)
             .await?;
         }
