@@ -31,6 +31,11 @@ pub struct Settings {
     pub max_actions: usize,
     /// One action in this many is replaced by a resignation or a timeout (0: never).
     pub concede_one_in: u32,
+    /// The first this many seats are played by the computer player (`crate::ai`) with
+    /// `computer_budget`, the others at random.
+    pub computer_seats: usize,
+    /// What the computer's search may spend in a playout.
+    pub computer_budget: crate::ai::Budget,
 }
 
 impl Default for Settings {
@@ -40,6 +45,8 @@ impl Default for Settings {
             seed: 0,
             max_actions: 3_000,
             concede_one_in: 400,
+            computer_seats: 0,
+            computer_budget: crate::ai::Level::Easy.budget(),
         }
     }
 }
@@ -197,7 +204,29 @@ pub fn random_game(
         if unique.len() != texts.len() {
             return Err(fail(&actions, "two legal actions share a text".into()));
         }
-        let text = texts[rng.gen_range(0..texts.len())].clone();
+        let text = if seat.index() < settings.computer_seats {
+            let seed = settings.seed ^ (actions.len() as u64) << 20;
+            let choice =
+                crate::ai::choose_with(game, &state, seat, &settings.computer_budget, seed)
+                    .map_err(|e| {
+                        fail(&actions, format!("the computer found nothing to do: {e}"))
+                    })?;
+            if let Some(why) = &choice.fallback {
+                return Err(fail(
+                    &actions,
+                    format!("the computer's search failed: {why}"),
+                ));
+            }
+            if !texts.contains(&choice.text) {
+                return Err(fail(
+                    &actions,
+                    format!("the computer chose {}, which is not legal", choice.text),
+                ));
+            }
+            choice.text
+        } else {
+            texts[rng.gen_range(0..texts.len())].clone()
+        };
         let (canonical, events) = game
             .play(&mut state, seat, &text)
             .map_err(|e| fail(&actions, format!("{text} was listed but refused: {e}")))?;

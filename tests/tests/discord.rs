@@ -894,3 +894,114 @@ async fn solitaire_starts_at_once_and_the_server_keeps_best_scores() {
     fake.assert_interactions_answered();
     bot.stop().await;
 }
+
+/// A computer player through Discord: it takes its seat from /play's `bots` option, plays at
+/// once, is named and never mentioned, and mates; the lobby's button seats more computers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_computer_player_takes_a_seat_and_plays_to_checkmate() {
+    let (_dir, fake, alice, _bob, bot) = connected("discord-computer").await;
+    let id = fake.slash(
+        &alice,
+        LOBBY,
+        "play",
+        &[
+            ("variant", json!("chess")),
+            (
+                "options",
+                json!("fen=6k1/8/8/8/8/8/r4PPP/6K1 b - - 0 1 order=joined"),
+            ),
+            ("bots", json!(1)),
+            // A choice is sent as its index: easy 0, medium 1, hard 2.
+            ("level", json!(1)),
+        ],
+    );
+    let answer = fake.answer(id).await;
+    assert!(answer.contains("created and started"), "{answer}");
+    let thread = fake
+        .wait_until("the game's thread", WAIT, |f| {
+            f.threads_of(LOBBY).first().copied()
+        })
+        .await;
+    let mate = message_with(&fake, thread, "Ra1#").await;
+    assert!(
+        mate.content
+            .contains("Rookery (medium): Black played 1... Ra1#"),
+        "{}",
+        mate.content
+    );
+    message_with(&fake, thread, "Black wins by checkmate").await;
+    for m in fake.messages() {
+        assert!(
+            !m.content.contains("<@computer"),
+            "a computer was mentioned: {}",
+            m.content
+        );
+    }
+
+    // Betza for three: the creator fills both open seats from the lobby's button.
+    let (_, second) = open_game(&fake, &alice, "betza", "players=3 order=joined").await;
+    let controls = message_with(&fake, second, "is waiting for 2 more players").await;
+    assert!(controls
+        .custom_ids()
+        .contains(&"rookery:addbot:2".to_string()));
+    for _ in 0..2 {
+        let answer = fake
+            .answer(fake.press(&alice, &controls, "rookery:addbot:2"))
+            .await;
+        assert!(answer.contains("takes a seat in game 2"), "{answer}");
+    }
+    let begins = message_with(&fake, second, "Game 2 begins").await;
+    assert!(
+        begins.content.contains("Rookery (medium) plays Black"),
+        "{}",
+        begins.content
+    );
+
+    settled(&bot).await;
+    assert_posted_once(&fake);
+    fake.assert_interactions_answered();
+    bot.stop().await;
+}
+
+/// A computer's sealed Synchronous move is told to nobody until both moves are in, and no
+/// direct message is ever written to a computer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_computers_secret_choice_stays_secret() {
+    let (_dir, fake, alice, _bob, bot) = connected("discord-computer-secret").await;
+    let (_, thread) = open_game(
+        &fake,
+        &alice,
+        "synchronous",
+        "bots=1 level=easy order=joined",
+    )
+    .await;
+    message_with(&fake, thread, "Black has written down a choice").await;
+    let before: Vec<String> = fake.messages().into_iter().map(|m| m.content).collect();
+    let answer = choose(&fake, &alice, "e4").await;
+    assert!(answer.contains("Noted in secret"), "{answer}");
+    let turn = message_with(&fake, thread, "Turn 1:").await;
+    let black = turn
+        .content
+        .split("Black ")
+        .nth(1)
+        .and_then(|rest| rest.split(['.', ',']).next())
+        .expect("the computer's move is told")
+        .to_string();
+    for text in &before {
+        assert!(
+            !text.contains(&black),
+            "{black} was told before the reveal: {text}"
+        );
+    }
+    // Only alice has a direct-message channel.
+    let dms: Vec<u64> = fake
+        .messages()
+        .iter()
+        .map(|m| m.channel)
+        .filter(|c| Some(*c) != fake.dm_channel(alice.id) && *c != thread && *c != LOBBY)
+        .collect();
+    assert!(dms.is_empty(), "messages went elsewhere: {dms:?}");
+    settled(&bot).await;
+    fake.assert_interactions_answered();
+    bot.stop().await;
+}

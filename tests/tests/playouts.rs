@@ -426,3 +426,39 @@ fn two_hundred_games_of_tar_pit_chess_and_its_handicaps() {
     let printed = games_each("tar-pit", &runs, 200, 20_020);
     assert!(printed.contains("by checkmate"), "{printed}");
 }
+
+/// Every variant at every player count with the computer player in every seat (a short search,
+/// and the first 150 actions, so the test stays quick): each of its choices is legal, its
+/// search never falls back, and the game is stored and reloaded after every action.
+#[test]
+fn every_variant_plays_with_a_computer_seat() {
+    let budget = engine::ai::Budget {
+        iterations: 12,
+        playout_plies: 4,
+        ..engine::ai::Level::Easy.budget()
+    };
+    let mut played = 0;
+    for game in registry::variants() {
+        let info = game.info();
+        for &seats in info.seat_counts {
+            let settings = Settings {
+                seats: Some(seats),
+                seed: 7,
+                max_actions: 150,
+                concede_one_in: 0,
+                computer_seats: seats,
+                computer_budget: budget,
+            };
+            let result =
+                engine::playout::random_game(*game, &engine::game::Options::new(), &settings);
+            assert!(
+                result.is_ok(),
+                "{} with {seats}: {:?}",
+                info.id,
+                result.err()
+            );
+            played += 1;
+        }
+    }
+    assert!(played >= 50, "only {played} games were played");
+}
