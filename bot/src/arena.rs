@@ -1,0 +1,443 @@
+//! `rookery arena`: whole games between seats of different kinds, to measure how strongly the
+//! computer plays: against random seats, against other levels, and against external UCI engines
+//! such as Stockfish. Seats are rotated between games, so each contender plays every seat in
+//! turn. Results are scored win 1, draw 0.5 (a game left unfinished counts as a draw), and for
+//! two contenders the Elo difference is estimated with its 95% interval.
+
+use std::fmt;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use engine::ai::{self, Level};
+use engine::game::{AnyGame, AnyState, Options};
+use engine::variants::chess::ChessState;
+use engine::Seat;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Who plays a seat.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Contender {
+    /// Rookery's computer player at a level.
+    Computer(Level),
+    /// A uniformly random legal action.
+    Random,
+    /// An external UCI engine: its program and the options set before each game.
+    Uci {
+        path: String,
+        options: Vec<(String, String)>,
+    },
+}
+
+impl FromStr for Contender {
+    type Err = String;
+
+    /// `ai:easy|medium|hard`, `random`, or `uci:PATH[,Name=Value...]`.
+    ///
+    /// ```
+    /// use bot::arena::Contender;
+    /// use engine::ai::Level;
+    /// assert_eq!("ai:hard".parse::<Contender>(), Ok(Contender::Computer(Level::Hard)));
+    /// let sf: Contender = "uci:/usr/games/stockfish,UCI_Elo=1350".parse().unwrap();
+    /// assert_eq!(sf.to_string(), "uci:stockfish");
+    /// assert!("ai:expert".parse::<Contender>().unwrap_err().contains("easy, medium or hard"));
+    /// ```
+    fn from_str(text: &str) -> Result<Contender, String> {
+        let text = text.trim();
+        if text == "random" {
+            return Ok(Contender::Random);
+        }
+        if let Some(level) = text.strip_prefix("ai:") {
+            return level
+                .parse()
+                .map(Contender::Computer)
+                .map_err(|e: engine::GameError| e.to_string());
+        }
+        if let Some(rest) = text.strip_prefix("uci:") {
+            let mut parts = rest.split(',');
+            let path = parts.next().unwrap_or_default().trim().to_string();
+            if path.is_empty() {
+                return Err("uci: needs the engine's program, as in uci:/usr/games/stockfish".into());
+            }
+            let mut options = Vec::new();
+            for part in parts {
+                let (name, value) = part.split_once('=').ok_or_else(|| {
+                    format!("'{part}': a UCI engine's option is written Name=Value")
+                })?;
+                options.push((name.trim().to_string(), value.trim().to_string()));
+            }
+            return Ok(Contender::Uci { path, options });
+        }
+        Err(format!(
+            "'{text}' is not a seat: write ai:easy, ai:medium, ai:hard, random or uci:PATH[,Name=Value...]"
+        ))
+    }
+}
+
+impl fmt::Display for Contender {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Contender::Computer(level) => write!(f, "ai:{level}"),
+            Contender::Random => f.write_str("random"),
+            Contender::Uci { path, .. } => {
+                let program = std::path::Path::new(path)
+                    .file_name()
+                    .map_or(path.clone(), |n| n.to_string_lossy().to_string());
+                write!(f, "uci:{program}")
+            }
+        }
+    }
+}
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct Arena {
+    pub variant: String,
+    /// The variant's options as `key=value` (`players=N` is taken from the seats).
+    pub options: Vec<String>,
+    pub seats: Vec<Contender>,
+    pub games: u32,
+    pub seed: u64,
+    /// A UCI engine's time for each move.
+    pub movetime: Duration,
+    /// Actions after which a game is scored as a draw.
+    pub max_actions: usize,
+}
+
+/// Each contender's total score, in the order of [`Arena::seats`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scores {
+    pub names: Vec<String>,
+    pub points: Vec<f64>,
+    /// Each game's points for the first contender, for the Elo interval.
+    pub first_per_game: Vec<f64>,
+    pub games: u32,
+}
+
+/// Names contenders for the last line: the same kind twice is numbered in seat order
+/// (`random`, `random#2`).
+fn contender_names(seats: &[Contender]) -> Vec<String> {
+    let mut names = Vec::new();
+    for (i, c) in seats.iter().enumerate() {
+        let base = c.to_string();
+        let before = seats[..i].iter().filter(|o| o.to_string() == base).count();
+        names.push(if before == 0 {
+            base
+        } else {
+            format!("{base}#{}", before + 1)
+        });
+    }
+    names
+}
+
+/// Plays the arena's games, printing one line per game and then the scores (and, for two
+/// contenders, the Elo difference).
+pub fn run(arena: &Arena, out: &mut dyn Write) -> Result<Scores, String> {
+    let game = engine::registry::variant(&arena.variant).map_err(|e| e.to_string())?;
+    let count = arena.seats.len();
+    game.info()
+        .check_seats(count)
+        .map_err(|e| format!("{e} (one --seat for each)"))?;
+    let options: Vec<String> = arena
+        .options
+        .iter()
+        .filter(|o| !o.trim_start().starts_with("players="))
+        .cloned()
+        .collect();
+    let options = Options::parse(&options).map_err(|e| e.to_string())?;
+    game.info()
+        .check_options(&options)
+        .map_err(|e| e.to_string())?;
+    if arena.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let names = contender_names(&arena.seats);
+    let mut engines: Vec<Option<UciEngine>> = Vec::new();
+    for c in &arena.seats {
+        engines.push(match c {
+            Contender::Uci { path, options } => {
+                if !matches!(game.info().id, "chess" | "chess960") {
+                    return Err(format!(
+                        "UCI engines play chess and chess960 only, not {}",
+                        game.info().id
+                    ));
+                }
+                Some(UciEngine::start(path, options, game.info().id == "chess960")?)
+            }
+            _ => None,
+        });
+    }
+    let mut points = vec![0.0; count];
+    let mut first_per_game = Vec::new();
+    for n in 0..arena.games {
+        // Game n seats contender i at seat (i + n) mod count: everyone plays every seat.
+        let seat_of: Vec<usize> = (0..count).map(|i| (i + n as usize) % count).collect();
+        let seed = arena.seed.wrapping_add(u64::from(n));
+        let played = play_one(game, &options, arena, &seat_of, &mut engines, seed)
+            .map_err(|e| format!("game {}: {e}", n + 1))?;
+        let mut line = format!("game {}:", n + 1);
+        for (i, name) in names.iter().enumerate() {
+            let seat = Seat(seat_of[i] as u8);
+            let side = played.seat_names.get(seat.index()).cloned().unwrap_or_default();
+            line.push_str(&format!(" {name} ({side}) {}", played.points[seat.index()]));
+            points[i] += played.points[seat.index()];
+            if i == 0 {
+                first_per_game.push(played.points[seat.index()]);
+            }
+        }
+        line.push_str(&format!(" | {} actions | {}", played.actions, played.result));
+        writeln!(out, "{line}").map_err(|e| e.to_string())?;
+    }
+    let totals: Vec<String> = names
+        .iter()
+        .zip(&points)
+        .map(|(name, p)| format!("{name}={}/{}", score_text(*p), arena.games))
+        .collect();
+    writeln!(out, "{}", totals.join(" ")).map_err(|e| e.to_string())?;
+    if count == 2 {
+        writeln!(
+            out,
+            "{}",
+            elo_line(&names[0], &names[1], &first_per_game)
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    Ok(Scores {
+        names,
+        points,
+        first_per_game,
+        games: arena.games,
+    })
+}
+
+fn score_text(points: f64) -> String {
+    if points.fract() == 0.0 {
+        format!("{points:.0}")
+    } else {
+        format!("{points:.1}")
+    }
+}
+
+/// One game's result.
+struct Played {
+    /// Points by seat.
+    points: Vec<f64>,
+    seat_names: Vec<String>,
+    actions: usize,
+    result: String,
+}
+
+fn play_one(
+    game: &'static dyn AnyGame,
+    options: &Options,
+    arena: &Arena,
+    seat_of: &[usize],
+    engines: &mut [Option<UciEngine>],
+    seed: u64,
+) -> Result<Played, String> {
+    let count = arena.seats.len();
+    let mut state = game
+        .setup(options, count, seed)
+        .map_err(|e| e.to_string())?;
+    let contender_at = |seat: Seat| -> usize {
+        seat_of
+            .iter()
+            .position(|&s| s == seat.index())
+            .unwrap_or(0)
+    };
+    for engine in engines.iter_mut().flatten() {
+        engine.new_game()?;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xa2e4_a000);
+    let mut actions = 0;
+    let seat_names = |state: &AnyState| -> Vec<String> {
+        (0..count as u8)
+            .map(|s| game.seat_name(state, Seat(s)).unwrap_or_else(|_| Seat(s).colour_name()))
+            .collect()
+    };
+    while actions < arena.max_actions {
+        if let Some(outcome) = game.outcome(&state).map_err(|e| e.to_string())? {
+            let names = seat_names(&state);
+            let mut points = vec![0.0; count];
+            if outcome.winners.is_empty() && !outcome.everyone_lost {
+                points = vec![0.5; count];
+            }
+            for w in &outcome.winners {
+                points[w.index()] = 1.0;
+            }
+            return Ok(Played {
+                points,
+                result: outcome.describe(|s| names[s.index()].clone()),
+                seat_names: names,
+                actions,
+            });
+        }
+        let prompts = game.prompts(&state).map_err(|e| e.to_string())?;
+        let Some(prompt) = prompts.first() else {
+            return Err("nobody is asked to act".into());
+        };
+        let seat = prompt.seat;
+        let who = contender_at(seat);
+        let text = match &arena.seats[who] {
+            Contender::Random => {
+                let texts = game.legal_texts(&state, seat).map_err(|e| e.to_string())?;
+                if texts.is_empty() {
+                    return Err(format!("{seat:?} has nothing legal"));
+                }
+                texts[rng.gen_range(0..texts.len())].clone()
+            }
+            Contender::Computer(level) => {
+                let choice = ai::choose(game, &state, seat, *level, rng.gen())
+                    .map_err(|e| e.to_string())?;
+                if let Some(why) = choice.fallback {
+                    tracing::warn!("arena: the computer's search failed: {why}");
+                }
+                choice.text
+            }
+            Contender::Uci { .. } => {
+                let engine = engines[who].as_mut().ok_or("the UCI engine is not running")?;
+                let chess = state
+                    .downcast_ref::<ChessState>()
+                    .ok_or("a UCI engine needs a chess position")?;
+                engine.best_move(&chess.position().fen(), arena.movetime)?
+            }
+        };
+        game.play(&mut state, seat, &text)
+            .map_err(|e| format!("{} played {text}, refused: {e}", arena.seats[who]))?;
+        actions += 1;
+    }
+    Ok(Played {
+        points: vec![0.5; count],
+        seat_names: seat_names(&state),
+        actions,
+        result: format!("unfinished after {actions} actions, scored as a draw"),
+    })
+}
+
+/// The Elo difference of the first contender over the second from its per-game scores, with
+/// a 95% interval from the scores' spread (normal approximation).
+pub fn elo_line(first: &str, second: &str, per_game: &[f64]) -> String {
+    let n = per_game.len() as f64;
+    if n == 0.0 {
+        return String::new();
+    }
+    let mean = per_game.iter().sum::<f64>() / n;
+    let variance = per_game.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n;
+    let margin = 1.96 * (variance / n).sqrt();
+    let elo = |p: f64| -> f64 { -400.0 * (1.0 / p.clamp(1e-9, 1.0 - 1e-9) - 1.0).log10() };
+    let shown = |p: f64| -> String {
+        if p >= 1.0 {
+            "+inf".into()
+        } else if p <= 0.0 {
+            "-inf".into()
+        } else {
+            format!("{:+.0}", elo(p))
+        }
+    };
+    format!(
+        "Elo {first} - {second}: {} (95% interval {} to {}; score {:.3} over {} games)",
+        shown(mean),
+        shown(mean - margin),
+        shown(mean + margin),
+        mean,
+        per_game.len()
+    )
+}
+
+/// A running UCI engine.
+struct UciEngine {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+    name: String,
+}
+
+/// How long an engine may take to answer a command that is not a search.
+const UCI_ANSWER: Duration = Duration::from_secs(20);
+
+impl UciEngine {
+    fn start(path: &str, options: &[(String, String)], chess960: bool) -> Result<UciEngine, String> {
+        let mut child = Command::new(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("could not start the UCI engine {path}: {e}"))?;
+        let input = child.stdin.take().ok_or("the engine has no input")?;
+        let output = BufReader::new(child.stdout.take().ok_or("the engine has no output")?);
+        let mut engine = UciEngine {
+            child,
+            input,
+            output,
+            name: path.to_string(),
+        };
+        engine.send("uci")?;
+        engine.wait_for("uciok", UCI_ANSWER)?;
+        if chess960 {
+            engine.send("setoption name UCI_Chess960 value true")?;
+        }
+        for (name, value) in options {
+            engine.send(&format!("setoption name {name} value {value}"))?;
+        }
+        engine.ready()?;
+        Ok(engine)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.input, "{line}")
+            .and_then(|_| self.input.flush())
+            .map_err(|e| format!("{}: {e}", self.name))
+    }
+
+    /// Reads lines until one starts with `word`; returns it.
+    fn wait_for(&mut self, word: &str, limit: Duration) -> Result<String, String> {
+        let started = Instant::now();
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let read = self
+                .output
+                .read_line(&mut line)
+                .map_err(|e| format!("{}: {e}", self.name))?;
+            if read == 0 {
+                return Err(format!("{} stopped before answering {word}", self.name));
+            }
+            if line.trim_start().starts_with(word) {
+                return Ok(line.trim().to_string());
+            }
+            if started.elapsed() > limit {
+                return Err(format!("{} did not answer {word} in time", self.name));
+            }
+        }
+    }
+
+    fn ready(&mut self) -> Result<(), String> {
+        self.send("isready")?;
+        self.wait_for("readyok", UCI_ANSWER).map(|_| ())
+    }
+
+    fn new_game(&mut self) -> Result<(), String> {
+        self.send("ucinewgame")?;
+        self.ready()
+    }
+
+    /// The engine's move in coordinates (e2e4, e7e8q; castling as the engine writes it).
+    fn best_move(&mut self, fen: &str, movetime: Duration) -> Result<String, String> {
+        self.send(&format!("position fen {fen}"))?;
+        self.send(&format!("go movetime {}", movetime.as_millis().max(1)))?;
+        let line = self.wait_for("bestmove", movetime * 10 + UCI_ANSWER)?;
+        line.split_whitespace()
+            .nth(1)
+            .map(str::to_string)
+            .ok_or_else(|| format!("{} answered '{line}'", self.name))
+    }
+}
+
+impl Drop for UciEngine {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let _ = self.child.wait();
+    }
+}
