@@ -110,6 +110,33 @@ pub enum Command {
         #[arg(long, default_value_t = 12)]
         max_moves: usize,
     },
+    /// Play whole games between seats (`ai:easy|medium|hard`, `random`, or an external UCI
+    /// engine `uci:PATH[,Name=Value...]` for chess and chess960), rotating the seats between
+    /// games. One line per game, then each seat's score (`ai:hard=37.5/40 random=2.5/40`) and,
+    /// for two seats, the Elo difference with its 95% interval.
+    Arena {
+        /// The variant id, as in /variants.
+        #[arg(long)]
+        variant: String,
+        /// A variant option as key=value; repeat for several.
+        #[arg(long = "option", value_name = "KEY=VALUE")]
+        options: Vec<String>,
+        /// One seat; repeat for each seat of the game, in seat order for the first game.
+        #[arg(long = "seat", value_name = "SEAT", required = true)]
+        seats: Vec<String>,
+        /// How many games.
+        #[arg(long, default_value_t = 10)]
+        games: u32,
+        /// The first game's seed; game n uses seed + n.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// A UCI engine's time for each move, in milliseconds.
+        #[arg(long, default_value_t = 1000)]
+        movetime: u64,
+        /// Actions after which a game is scored as a draw.
+        #[arg(long, default_value_t = 1000)]
+        max_actions: usize,
+    },
     /// Draw a variant's board as a PNG, as a player or spectator would see it.
     Render {
         /// The variant id, as in /variants (chess, chess960, ...).
@@ -312,6 +339,30 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Str
             chosen,
             max_moves,
         }) => golf(&fen, &chosen, max_moves, out),
+        Some(Command::Arena {
+            variant,
+            options,
+            seats,
+            games,
+            seed,
+            movetime,
+            max_actions,
+        }) => {
+            let seats = seats
+                .iter()
+                .map(|s| s.parse())
+                .collect::<Result<Vec<crate::arena::Contender>, String>>()?;
+            let arena = crate::arena::Arena {
+                variant,
+                options,
+                seats,
+                games,
+                seed,
+                movetime: std::time::Duration::from_millis(movetime),
+                max_actions,
+            };
+            crate::arena::run(&arena, out).map(|_| ())
+        }
         Some(Command::Render {
             variant,
             fen,

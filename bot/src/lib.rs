@@ -8,7 +8,9 @@
 //! - [`console`]: the local console frontend.
 //! - [`discord`]: the Discord frontend (the only module that knows Discord).
 //! - [`cli`]: command-line parsing and developer commands.
+//! - [`arena`]: whole games between computer players, random seats and UCI engines.
 
+pub mod arena;
 pub mod cli;
 pub mod commands;
 pub mod console;

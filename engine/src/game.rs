@@ -782,6 +782,23 @@ impl Clone for AnyState {
     }
 }
 
+impl AnyState {
+    /// The state as its variant's own type, if it is one: for tools that speak a game's own
+    /// language (a UCI engine needs a chess position).
+    ///
+    /// ```
+    /// use engine::game::Options;
+    /// use engine::variants::chess::ChessState;
+    /// let chess = engine::registry::variant("chess").unwrap();
+    /// let state = chess.setup(&Options::new(), 2, 0).unwrap();
+    /// let position = state.downcast_ref::<ChessState>().unwrap().position();
+    /// assert!(position.fen().starts_with("rnbqkbnr/pppppppp"));
+    /// ```
+    pub fn downcast_ref<T: 'static>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref()
+    }
+}
+
 impl fmt::Debug for AnyState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("AnyState(..)")
