@@ -793,6 +793,7 @@ impl AnyState {
     /// let state = chess.setup(&Options::new(), 2, 0).unwrap();
     /// let position = state.downcast_ref::<ChessState>().unwrap().position();
     /// assert!(position.fen().starts_with("rnbqkbnr/pppppppp"));
+    /// assert!(state.downcast_ref::<String>().is_none());
     /// ```
     pub fn downcast_ref<T: 'static>(&self) -> Option<&T> {
         self.0.as_any().downcast_ref()

@@ -7,6 +7,10 @@
 //! [`Level`] is a budget of iterations, so the same state and seed always give the same
 //! choice; a wall-clock cap only guards against a search running far over.
 //!
+//! Two-player chess on the 8x8 board (chess, Chess960) is played instead by the stronger
+//! [`alphabeta`] searcher at every level, on a budget of nodes; so are its draw offers and
+//! resignations.
+//!
 //! ```
 //! use engine::ai::{choose, Level};
 //! use engine::{registry, Seat};
@@ -18,6 +22,7 @@
 //! assert!(chess.legal_texts(&state, Seat::WHITE).unwrap().contains(&choice.text));
 //! ```
 
+pub mod alphabeta;
 mod eval;
 mod search;
 #[cfg(test)]
@@ -33,8 +38,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::chess::Seat;
+use crate::chess::{Position, Seat};
 use crate::game::{AnyGame, AnyState, GameError};
+use crate::variants::chess::ChessState;
 use search::{search, Arm, Report};
 
 // ---- levels and budgets -------------------------------------------------------------------
@@ -124,6 +130,8 @@ pub struct Budget {
     /// UCB1's exploration constant, for rewards in [0, 1].
     pub exploration: f64,
     pub final_pick: FinalPick,
+    /// What the alpha-beta searcher spends instead, in two-player chess.
+    pub chess: alphabeta::Limits,
 }
 
 /// `hard`: at most 2 s a move on a slow two-core machine (the issue's target). An iteration of
@@ -138,6 +146,7 @@ const HARD: Budget = Budget {
     time_cap: Duration::from_millis(2_000),
     exploration: 0.7,
     final_pick: FinalPick::MostVisited,
+    chess: alphabeta::Limits::HARD,
 };
 
 /// `medium`: the issue's 0.5 s, a quarter of `hard`'s iterations with slightly shorter
@@ -148,6 +157,7 @@ const MEDIUM: Budget = Budget {
     time_cap: Duration::from_millis(500),
     exploration: 0.7,
     final_pick: FinalPick::MostVisited,
+    chess: alphabeta::Limits::MEDIUM,
 };
 
 /// `easy`: the issue's 0.1 s and deliberately fallible: few iterations (a couple per legal
@@ -159,6 +169,7 @@ const EASY: Budget = Budget {
     time_cap: Duration::from_millis(100),
     exploration: 1.0,
     final_pick: FinalPick::Sampled { temperature: 0.5 },
+    chess: alphabeta::Limits::EASY,
 };
 
 /// A draw offer is accepted when the seat's evaluation is below this: a little worse than
@@ -170,6 +181,15 @@ const DRAW_ACCEPT_BELOW: f64 = 0.45;
 const RESIGN_BELOW: f64 = 0.02;
 /// ... and only after this many completed iterations, so that a clipped search never resigns.
 const RESIGN_MIN_ITERATIONS: u32 = 200;
+
+/// In chess, a draw offer is accepted when the alpha-beta score is below this (centipawns):
+/// clearly worse, more than half a pawn down in effect.
+const CHESS_DRAW_ACCEPT_BELOW_CP: i32 = -60;
+/// In chess, a seat resigns when a forced mate against it is seen, or when it scores below
+/// this (a queen down for nothing)...
+const CHESS_RESIGN_BELOW_CP: i32 = -900;
+/// ... by a search at least this deep, so that a short search never resigns.
+const CHESS_RESIGN_MIN_DEPTH: u32 = 4;
 
 /// The stream of [`mix`] seeding a sampled final pick and the fallback action.
 const PICK_STREAM: u64 = 0x5eed_9c4e;
@@ -199,8 +219,13 @@ pub struct SearchStats {
     pub clock_stopped: bool,
     /// Visits of the chosen action at the root.
     pub visits: u32,
-    /// The chosen action's mean reward (0 lost, 0.5 even, 1 won), if it was searched.
+    /// The chosen action's mean reward (0 lost, 0.5 even, 1 won), if it was searched; in
+    /// chess, the expected score its alpha-beta score stands for.
     pub value: Option<f64>,
+    /// Positions the alpha-beta searcher looked at (chess; 0 for the tree search).
+    pub nodes: u64,
+    /// The depth the alpha-beta searcher completed (chess; 0 for the tree search).
+    pub depth: u32,
 }
 
 /// The computer's choice.
@@ -258,6 +283,11 @@ pub fn choose_with(
         }
         _ => {}
     }
+    if let Some(chess) = chess_state(state) {
+        if chess.position().turn() == seat {
+            return Ok(choose_chess(chess, &texts, budget, seed));
+        }
+    }
     let legal: BTreeSet<String> = texts.iter().cloned().collect();
     let report = match guarded_search(game, state, seat, Some(&legal), budget, seed) {
         Ok(report) => report,
@@ -270,6 +300,8 @@ pub fn choose_with(
         clock_stopped: report.clock_stopped,
         visits: 0,
         value: None,
+        nodes: 0,
+        depth: 0,
     };
     match pick(&report.arms, Some(&legal), budget.final_pick, seed) {
         Some(arm) => {
@@ -292,7 +324,8 @@ pub fn choose_with(
 }
 
 /// Whether `seat` accepts a draw offered in `state`: when its evaluation at `level` says it
-/// stands worse than about even (0.45). Declines when the search fails.
+/// stands worse than about even (0.45; in chess, the alpha-beta score below -60 centipawns).
+/// Declines when the search fails.
 pub fn offer_draw_answer(
     game: &dyn AnyGame,
     state: &AnyState,
@@ -300,12 +333,17 @@ pub fn offer_draw_answer(
     level: Level,
     seed: u64,
 ) -> bool {
+    if let Some(chess) = chess_state(state) {
+        return chess_score(game, state, chess, seat, &level.budget(), seed)
+            .is_some_and(|s| s.score_cp < CHESS_DRAW_ACCEPT_BELOW_CP);
+    }
     estimate(game, state, seat, &level.budget(), seed).is_some_and(|e| e.value < DRAW_ACCEPT_BELOW)
 }
 
 /// Whether `seat` should resign `state`: only when its evaluation calls the game lost beyond
 /// doubt (its best action and all its searched lines average below 0.02 over
-/// enough iterations). Never at `easy`, whose search is too short to
+/// enough iterations; in chess, a forced mate against it, or a score below -900 centipawns
+/// by a search of at least 4 plies). Never at `easy`, whose search is too short to
 /// be sure, and never when the search fails.
 pub fn should_resign(
     game: &dyn AnyGame,
@@ -316,6 +354,12 @@ pub fn should_resign(
 ) -> bool {
     if level == Level::Easy {
         return false;
+    }
+    if let Some(chess) = chess_state(state) {
+        return chess_score(game, state, chess, seat, &level.budget(), seed).is_some_and(|s| {
+            s.score_cp <= -alphabeta::MATE_BOUND
+                || (s.score_cp < CHESS_RESIGN_BELOW_CP && s.depth >= CHESS_RESIGN_MIN_DEPTH)
+        });
     }
     estimate(game, state, seat, &level.budget(), seed).is_some_and(|e| {
         e.completed >= RESIGN_MIN_ITERATIONS && e.value < RESIGN_BELOW && e.overall < RESIGN_BELOW
@@ -366,20 +410,134 @@ fn guarded_search(
     budget: &Budget,
     seed: u64,
 ) -> Result<Report, String> {
-    match catch_unwind(AssertUnwindSafe(|| {
-        search(game, state, seat, root_legal, budget, seed)
-    })) {
+    match unpanicked(|| search(game, state, seat, root_legal, budget, seed)) {
         Ok(Ok(report)) => Ok(report),
         Ok(Err(e)) => Err(e.to_string()),
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "no message".into());
-            Err(format!("the search panicked: {what}"))
+        Err(why) => Err(why),
+    }
+}
+
+/// Runs `f`, with a panic turned into its message.
+fn unpanicked<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "no message".into());
+        format!("the search panicked: {what}")
+    })
+}
+
+// ---- two-player chess ---------------------------------------------------------------------
+
+/// The state of a game the alpha-beta searcher plays: chess or Chess960 on the 8x8 board.
+fn chess_state(state: &AnyState) -> Option<&ChessState> {
+    state
+        .downcast_ref::<ChessState>()
+        .filter(|chess| alphabeta::supports(chess.position()))
+}
+
+/// The move of the seat to move in a game of chess, by the alpha-beta searcher, written as the
+/// legal text that reads as it (never written here).
+fn choose_chess(chess: &ChessState, texts: &[String], budget: &Budget, seed: u64) -> Choice {
+    let position = chess.position();
+    let earlier = chess_history(chess);
+    let result = match unpanicked(|| {
+        alphabeta::search_game(position, &earlier, &budget.chess, seed)
+    }) {
+        Ok(Some(result)) => result,
+        Ok(None) => {
+            let why = "the chess search found no move".to_string();
+            return fallback(texts, seed, why, SearchStats::default());
+        }
+        Err(why) => return fallback(texts, seed, why, SearchStats::default()),
+    };
+    let stats = SearchStats {
+        clock_stopped: result.clock_stopped,
+        value: Some(expected_score(result.score_cp)),
+        nodes: result.nodes,
+        depth: result.depth,
+        ..SearchStats::default()
+    };
+    let legal = position.legal_moves();
+    match texts
+        .iter()
+        .find(|text| position.parse_move_among(text, &legal).ok() == Some(result.best))
+    {
+        Some(text) => Choice {
+            text: text.clone(),
+            stats,
+            fallback: None,
+        },
+        None => {
+            let why = format!(
+                "no legal text reads as the searched move {}",
+                position.san(result.best)
+            );
+            fallback(texts, seed, why, stats)
         }
     }
+}
+
+/// The alpha-beta's view of a game of chess for one seat.
+struct ChessScore {
+    /// Centipawns for `seat` (mates as [`alphabeta::MATE`] less the plies to them).
+    score_cp: i32,
+    depth: u32,
+}
+
+/// Searches a game of chess and scores it for `seat`, whether or not it is to move. `None`
+/// when the game is over or the search fails.
+fn chess_score(
+    game: &dyn AnyGame,
+    state: &AnyState,
+    chess: &ChessState,
+    seat: Seat,
+    budget: &Budget,
+    seed: u64,
+) -> Option<ChessScore> {
+    if game.outcome(state).ok()?.is_some() {
+        return None;
+    }
+    let position = chess.position();
+    let earlier = chess_history(chess);
+    let result =
+        unpanicked(|| alphabeta::search_game(position, &earlier, &budget.chess, seed)).ok()??;
+    let score_cp = if position.turn() == seat {
+        result.score_cp
+    } else {
+        -result.score_cp
+    };
+    Some(ChessScore {
+        score_cp,
+        depth: result.depth,
+    })
+}
+
+/// The [`alphabeta::position_key`]s of the positions of a game of chess before the current
+/// one, oldest first, replayed from its start (the state keeps its moves in SAN), so that the
+/// search knows which lines repeat the game. Empty if a move does not replay.
+fn chess_history(chess: &ChessState) -> Vec<u64> {
+    let rules = chess.position().rules().clone();
+    let Ok(mut pos) = Position::from_fen(chess.start_fen(), rules) else {
+        return Vec::new();
+    };
+    let mut keys = Vec::with_capacity(chess.moves().len());
+    for san in chess.moves() {
+        keys.push(alphabeta::position_key(&pos));
+        match pos.parse_move(san) {
+            Ok(m) => pos.play_unchecked(m),
+            Err(_) => return Vec::new(),
+        }
+    }
+    keys
+}
+
+/// The expected score (0 lost, 1 won) a centipawn score stands for, by the usual logistic of
+/// 400 points a factor of ten; what [`SearchStats::value`] holds for chess.
+fn expected_score(score_cp: i32) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-(score_cp as f64) / 400.0))
 }
 
 /// The action to play among the searched `arms` (only those in `legal`, if given).

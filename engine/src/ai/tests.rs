@@ -4,12 +4,17 @@ use super::*;
 use crate::game::Options;
 use crate::registry;
 
-/// `medium`'s search with `iterations`, guarded by a clock far beyond them, so that a loaded
-/// test machine never cuts a search short and every result repeats.
+/// `medium`'s search with `iterations` (and `medium`'s nodes for chess), guarded by a clock
+/// far beyond them, so that a loaded test machine never cuts a search short and every result
+/// repeats.
 fn steady(iterations: u32) -> Budget {
     Budget {
         iterations,
         time_cap: Duration::from_secs(120),
+        chess: alphabeta::Limits {
+            time_cap: Duration::from_secs(120),
+            ..alphabeta::Limits::MEDIUM
+        },
         ..Level::Medium.budget()
     }
 }
@@ -45,9 +50,57 @@ fn the_same_seed_gives_the_same_choice_in_chess() {
     let again = choose_with(chess, &state, Seat::BLACK, &steady(150), 42).unwrap();
     assert_eq!(first, again);
     assert_eq!(first.fallback, None, "{first:?}");
-    assert_eq!(first.stats.iterations, 150);
+    // Chess is played by the alpha-beta searcher, not the tree search.
+    assert_eq!(first.stats.iterations, 0);
+    assert!(first.stats.nodes > 0 && first.stats.depth >= 3, "{first:?}");
+    assert!(!first.stats.clock_stopped, "{first:?}");
     let legal = chess.legal_texts(&state, Seat::BLACK).unwrap();
     assert!(legal.contains(&first.text), "{first:?}");
+}
+
+/// Chess960 goes through the alpha-beta searcher too, from a shuffled start and after moves
+/// (its history replayed from the start), at every level.
+#[test]
+fn chess960_is_played_by_the_alpha_beta_searcher() {
+    let game = registry::variant("chess960").unwrap();
+    let mut state = game.setup(&Options::new(), 2, 9).unwrap();
+    for _ in 0..4 {
+        let seat = game.prompts(&state).unwrap()[0].seat;
+        let choice = choose_with(game, &state, seat, &steady(10), 3).unwrap();
+        assert_eq!(choice.fallback, None, "{choice:?}");
+        assert!(choice.stats.nodes > 0, "{choice:?}");
+        game.play(&mut state, seat, &choice.text).unwrap();
+    }
+    let seat = game.prompts(&state).unwrap()[0].seat;
+    let legal = game.legal_texts(&state, seat).unwrap();
+    for level in Level::ALL {
+        let choice = choose(game, &state, seat, level, 5).unwrap();
+        assert!(legal.contains(&choice.text), "{level}: {choice:?}");
+        assert!(choice.stats.nodes > 0, "{level}: {choice:?}");
+    }
+}
+
+/// The search knows the game's earlier positions (for repetitions): replayed from the start,
+/// one key per position before the current one, equal keys for equal positions.
+#[test]
+fn a_chess_games_earlier_positions_are_replayed_for_the_search() {
+    let chess = registry::variant("chess").unwrap();
+    let mut state = chess.setup(&Options::new(), 2, 1).unwrap();
+    for (seat, text) in [
+        (Seat::WHITE, "Nf3"),
+        (Seat::BLACK, "Nf6"),
+        (Seat::WHITE, "Ng1"),
+        (Seat::BLACK, "Ng8"),
+    ] {
+        chess.play(&mut state, seat, text).unwrap();
+    }
+    let game = state.downcast_ref::<ChessState>().unwrap();
+    let keys = chess_history(game);
+    assert_eq!(keys.len(), 4);
+    // The knights are home again: the start stands on the board a second time.
+    let now = alphabeta::position_key(game.position());
+    assert_eq!(keys[0], now);
+    assert!(keys[1..].iter().all(|k| *k != now), "{keys:?}");
 }
 
 #[test]
