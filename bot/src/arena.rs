@@ -59,7 +59,9 @@ impl FromStr for Contender {
             let mut parts = rest.split(',');
             let path = parts.next().unwrap_or_default().trim().to_string();
             if path.is_empty() {
-                return Err("uci: needs the engine's program, as in uci:/usr/games/stockfish".into());
+                return Err(
+                    "uci: needs the engine's program, as in uci:/usr/games/stockfish".into(),
+                );
             }
             let mut options = Vec::new();
             for part in parts {
@@ -164,7 +166,11 @@ pub fn run(arena: &Arena, out: &mut dyn Write) -> Result<Scores, String> {
                         game.info().id
                     ));
                 }
-                Some(UciEngine::start(path, options, game.info().id == "chess960")?)
+                Some(UciEngine::start(
+                    path,
+                    options,
+                    game.info().id == "chess960",
+                )?)
             }
             _ => None,
         });
@@ -180,14 +186,21 @@ pub fn run(arena: &Arena, out: &mut dyn Write) -> Result<Scores, String> {
         let mut line = format!("game {}:", n + 1);
         for (i, name) in names.iter().enumerate() {
             let seat = Seat(seat_of[i] as u8);
-            let side = played.seat_names.get(seat.index()).cloned().unwrap_or_default();
+            let side = played
+                .seat_names
+                .get(seat.index())
+                .cloned()
+                .unwrap_or_default();
             line.push_str(&format!(" {name} ({side}) {}", played.points[seat.index()]));
             points[i] += played.points[seat.index()];
             if i == 0 {
                 first_per_game.push(played.points[seat.index()]);
             }
         }
-        line.push_str(&format!(" | {} actions | {}", played.actions, played.result));
+        line.push_str(&format!(
+            " | {} actions | {}",
+            played.actions, played.result
+        ));
         writeln!(out, "{line}").map_err(|e| e.to_string())?;
     }
     let totals: Vec<String> = names
@@ -197,12 +210,8 @@ pub fn run(arena: &Arena, out: &mut dyn Write) -> Result<Scores, String> {
         .collect();
     writeln!(out, "{}", totals.join(" ")).map_err(|e| e.to_string())?;
     if count == 2 {
-        writeln!(
-            out,
-            "{}",
-            elo_line(&names[0], &names[1], &first_per_game)
-        )
-        .map_err(|e| e.to_string())?;
+        writeln!(out, "{}", elo_line(&names[0], &names[1], &first_per_game))
+            .map_err(|e| e.to_string())?;
     }
     Ok(Scores {
         names,
@@ -241,12 +250,8 @@ fn play_one(
     let mut state = game
         .setup(options, count, seed)
         .map_err(|e| e.to_string())?;
-    let contender_at = |seat: Seat| -> usize {
-        seat_of
-            .iter()
-            .position(|&s| s == seat.index())
-            .unwrap_or(0)
-    };
+    let contender_at =
+        |seat: Seat| -> usize { seat_of.iter().position(|&s| s == seat.index()).unwrap_or(0) };
     for engine in engines.iter_mut().flatten() {
         engine.new_game()?;
     }
@@ -254,7 +259,10 @@ fn play_one(
     let mut actions = 0;
     let seat_names = |state: &AnyState| -> Vec<String> {
         (0..count as u8)
-            .map(|s| game.seat_name(state, Seat(s)).unwrap_or_else(|_| Seat(s).colour_name()))
+            .map(|s| {
+                game.seat_name(state, Seat(s))
+                    .unwrap_or_else(|_| Seat(s).colour_name())
+            })
             .collect()
     };
     while actions < arena.max_actions {
@@ -289,15 +297,17 @@ fn play_one(
                 texts[rng.gen_range(0..texts.len())].clone()
             }
             Contender::Computer(level) => {
-                let choice = ai::choose(game, &state, seat, *level, rng.gen())
-                    .map_err(|e| e.to_string())?;
+                let choice =
+                    ai::choose(game, &state, seat, *level, rng.gen()).map_err(|e| e.to_string())?;
                 if let Some(why) = choice.fallback {
                     tracing::warn!("arena: the computer's search failed: {why}");
                 }
                 choice.text
             }
             Contender::Uci { .. } => {
-                let engine = engines[who].as_mut().ok_or("the UCI engine is not running")?;
+                let engine = engines[who]
+                    .as_mut()
+                    .ok_or("the UCI engine is not running")?;
                 let chess = state
                     .downcast_ref::<ChessState>()
                     .ok_or("a UCI engine needs a chess position")?;
@@ -358,7 +368,11 @@ struct UciEngine {
 const UCI_ANSWER: Duration = Duration::from_secs(20);
 
 impl UciEngine {
-    fn start(path: &str, options: &[(String, String)], chess960: bool) -> Result<UciEngine, String> {
+    fn start(
+        path: &str,
+        options: &[(String, String)],
+        chess960: bool,
+    ) -> Result<UciEngine, String> {
         let mut child = Command::new(path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -137,6 +137,9 @@ pub enum Command {
         #[arg(long, default_value_t = 1000)]
         max_actions: usize,
     },
+    /// Rookery's chess searcher as a UCI engine on standard input and output (standard chess,
+    /// and Chess960 with the UCI_Chess960 option), for chess GUIs and engine matches.
+    Uci,
     /// Draw a variant's board as a PNG, as a player or spectator would see it.
     Render {
         /// The variant id, as in /variants (chess, chess960, ...).
@@ -363,6 +366,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Str
             };
             crate::arena::run(&arena, out).map(|_| ())
         }
+        Some(Command::Uci) => crate::uci::run(&mut std::io::stdin().lock(), out),
         Some(Command::Render {
             variant,
             fen,

@@ -9,6 +9,7 @@
 //! - [`discord`]: the Discord frontend (the only module that knows Discord).
 //! - [`cli`]: command-line parsing and developer commands.
 //! - [`arena`]: whole games between computer players, random seats and UCI engines.
+//! - [`uci`]: Rookery's chess searcher as a UCI engine.
 
 pub mod arena;
 pub mod cli;
@@ -18,3 +19,4 @@ pub mod discord;
 pub mod model;
 pub mod service;
 pub mod store;
+pub mod uci;

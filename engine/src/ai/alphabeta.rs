@@ -47,21 +47,19 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// `hard`: the 2 s at most on a slow two-core machine. The move generator is
-    /// generic over boards (a mailbox, about 60-80 million perft leaves a second by bulk
-    /// counting), and a search node also copies the position, plays the move and evaluates:
-    /// about 1-2 microseconds, so half a million nodes take about a second there and reach
-    /// 6-8 plies in the middlegame, leaving the guard its margin. To be calibrated with the
-    /// benchmark (`rookery arena`).
+    /// `hard`: the 2 s at most on a slow two-core machine. A search node copies the
+    /// position, plays the move and evaluates: measured at about a million nodes a second on
+    /// the project's two-core machine (`rookery uci`, `go nodes`), so a million nodes take
+    /// about a second and reach 9-11 plies in the opening, leaving the guard its margin.
     pub const HARD: Limits = Limits {
-        nodes: 500_000,
+        nodes: 1_000_000,
         max_depth: MAX_DEPTH,
         time_cap: Duration::from_millis(2_000),
         margin_cp: 0,
     };
     /// `medium`: the 0.5 s, a quarter of `hard`'s nodes (about one ply less).
     pub const MEDIUM: Limits = Limits {
-        nodes: 120_000,
+        nodes: 250_000,
         max_depth: MAX_DEPTH,
         time_cap: Duration::from_millis(500),
         margin_cp: 0,
@@ -191,15 +189,21 @@ pub fn search_game(
     let timed = limits.nodes == u64::MAX;
     for depth in 1..=limits.max_depth.clamp(1, MAX_DEPTH) {
         let previous = done.as_ref().map(|d| d.1);
-        let windowed = limits.margin_cp == 0
-            && depth >= 4
-            && previous.is_some_and(|s| s.abs() < MATE_BOUND);
+        let windowed =
+            limits.margin_cp == 0 && depth >= 4 && previous.is_some_and(|s| s.abs() < MATE_BOUND);
         let (mut alpha, mut beta) = match previous {
             Some(s) if windowed => (s - ASPIRATION, s + ASPIRATION),
             _ => (-INF, INF),
         };
         let value = loop {
-            let v = searcher.root(position, &mut root, depth as i32, alpha, beta, limits.margin_cp);
+            let v = searcher.root(
+                position,
+                &mut root,
+                depth as i32,
+                alpha,
+                beta,
+                limits.margin_cp,
+            );
             if searcher.stopped {
                 break v;
             }
@@ -496,8 +500,14 @@ impl<'a> Searcher<'a> {
                 passed.pass();
                 self.path.push(NULL_MOVE);
                 let reduction = 2 + depth / 4;
-                let score =
-                    -self.negamax(&passed, depth - 1 - reduction, -beta, -beta + 1, ply + 1, false);
+                let score = -self.negamax(
+                    &passed,
+                    depth - 1 - reduction,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                );
                 self.path.pop();
                 if self.stopped {
                     return DRAW;
@@ -557,8 +567,14 @@ impl<'a> Searcher<'a> {
                 } else {
                     0
                 };
-                let mut s =
-                    -self.negamax(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, true);
+                let mut s = -self.negamax(
+                    &child,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    true,
+                );
                 if s > alpha && reduction > 0 {
                     s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, true);
                 }
@@ -1293,8 +1309,7 @@ pub fn evaluate(pos: &Position) -> i32 {
     mg[us] += 10;
 
     let phase = phase.min(FULL_PHASE);
-    let mut score =
-        ((mg[0] - mg[1]) * phase + (eg[0] - eg[1]) * (FULL_PHASE - phase)) / FULL_PHASE;
+    let mut score = ((mg[0] - mg[1]) * phase + (eg[0] - eg[1]) * (FULL_PHASE - phase)) / FULL_PHASE;
 
     // Endgames without pawns: a minor piece or less each cannot win; a small edge in pieces
     // alone (a rook against a minor) seldom does.

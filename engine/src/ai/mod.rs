@@ -443,16 +443,15 @@ fn chess_state(state: &AnyState) -> Option<&ChessState> {
 fn choose_chess(chess: &ChessState, texts: &[String], budget: &Budget, seed: u64) -> Choice {
     let position = chess.position();
     let earlier = chess_history(chess);
-    let result = match unpanicked(|| {
-        alphabeta::search_game(position, &earlier, &budget.chess, seed)
-    }) {
-        Ok(Some(result)) => result,
-        Ok(None) => {
-            let why = "the chess search found no move".to_string();
-            return fallback(texts, seed, why, SearchStats::default());
-        }
-        Err(why) => return fallback(texts, seed, why, SearchStats::default()),
-    };
+    let result =
+        match unpanicked(|| alphabeta::search_game(position, &earlier, &budget.chess, seed)) {
+            Ok(Some(result)) => result,
+            Ok(None) => {
+                let why = "the chess search found no move".to_string();
+                return fallback(texts, seed, why, SearchStats::default());
+            }
+            Err(why) => return fallback(texts, seed, why, SearchStats::default()),
+        };
     let stats = SearchStats {
         clock_stopped: result.clock_stopped,
         value: Some(expected_score(result.score_cp)),
@@ -518,7 +517,7 @@ fn chess_score(
 /// The [`alphabeta::position_key`]s of the positions of a game of chess before the current
 /// one, oldest first, replayed from its start (the state keeps its moves in SAN), so that the
 /// search knows which lines repeat the game. Empty if a move does not replay.
-fn chess_history(chess: &ChessState) -> Vec<u64> {
+pub fn chess_history(chess: &ChessState) -> Vec<u64> {
     let rules = chess.position().rules().clone();
     let Ok(mut pos) = Position::from_fen(chess.start_fen(), rules) else {
         return Vec::new();
