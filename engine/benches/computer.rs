@@ -24,7 +24,7 @@ fn bench(c: &mut Criterion) {
     for (id, options, seats) in families {
         let game = registry::variant(id).unwrap();
         let options =
-            Options::parse(&options.iter().map(|o| o.to_string()).collect::<Vec<_>>()).unwrap();
+            Options::parse(options.iter().map(|o| o.to_string()).collect::<Vec<_>>()).unwrap();
         let state = game.setup(&options, seats, 1).unwrap();
         let seat = game.prompts(&state).unwrap()[0].seat;
         for level in Level::ALL {

@@ -155,6 +155,10 @@ pub fn supports(position: &Position) -> bool {
     position.rules().seats() == 2 && board.len() == 64 && board.grid_size() == Some((8, 8))
 }
 
+/// A completed iteration at the root: its moves with their scores, best first, the best
+/// score and the depth.
+type Iteration = (Vec<(Move, i32)>, i32, u32);
+
 /// Searches `position` within `limits`. `None` when the side to move has no legal move or
 /// the board is not one [`supports`] accepts. The same position, limits and seed give the
 /// same result unless the clock stops the search.
@@ -182,10 +186,10 @@ pub fn search_game(
         .iter()
         .map(|&m| (m, searcher.order_score(position, m, None, 0)))
         .collect();
-    root.sort_by(|a, b| b.1.cmp(&a.1));
+    root.sort_by_key(|r| std::cmp::Reverse(r.1));
     // The root moves with their scores, best first, the score and depth of the last
     // completed iteration.
-    let mut done: Option<(Vec<(Move, i32)>, i32, u32)> = None;
+    let mut done: Option<Iteration> = None;
     let timed = limits.nodes == u64::MAX;
     for depth in 1..=limits.max_depth.clamp(1, MAX_DEPTH) {
         let previous = done.as_ref().map(|d| d.1);
@@ -221,7 +225,7 @@ pub fn search_game(
             // than the rest, and comparing them would be unfair.
             break;
         }
-        root.sort_by(|a, b| b.1.cmp(&a.1));
+        root.sort_by_key(|r| std::cmp::Reverse(r.1));
         done = Some((root.clone(), value, depth));
         searcher.may_stop = true;
         if value.abs() >= MATE_BOUND && depth as i32 >= MATE - value.abs() {
@@ -366,7 +370,9 @@ impl<'a> Searcher<'a> {
         }
         if self.nodes >= self.limits.nodes {
             self.stopped = true;
-        } else if self.nodes % CLOCK_EVERY == 0 && self.start.elapsed() >= self.limits.time_cap {
+        } else if self.nodes.is_multiple_of(CLOCK_EVERY)
+            && self.start.elapsed() >= self.limits.time_cap
+        {
             self.stopped = true;
             self.clock_stopped = true;
         }
@@ -393,7 +399,9 @@ impl<'a> Searcher<'a> {
         self.path.push(key);
         let mut best_score = -INF;
         let mut best_move = moves[0].0;
+        #[allow(clippy::needless_range_loop)]
         for i in 0..moves.len() {
+            // Indexed: each move's score is written back into the list as it is found.
             let m = moves[i].0;
             let floor = if margin > 0 {
                 alpha.max(best_score - margin)
