@@ -327,31 +327,33 @@ fn play_one(
 }
 
 /// The Elo difference of the first contender over the second from its per-game scores, with
-/// a 95% interval from the scores' spread (normal approximation).
+/// a 95% interval: the Wilson score interval of its score, which stays finite and useful when
+/// one side won every game.
 pub fn elo_line(first: &str, second: &str, per_game: &[f64]) -> String {
     let n = per_game.len() as f64;
     if n == 0.0 {
         return String::new();
     }
-    let mean = per_game.iter().sum::<f64>() / n;
-    let variance = per_game.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n;
-    let margin = 1.96 * (variance / n).sqrt();
-    let elo = |p: f64| -> f64 { -400.0 * (1.0 / p.clamp(1e-9, 1.0 - 1e-9) - 1.0).log10() };
+    let p = per_game.iter().sum::<f64>() / n;
+    let z: f64 = 1.96;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
     let shown = |p: f64| -> String {
         if p >= 1.0 {
             "+inf".into()
         } else if p <= 0.0 {
             "-inf".into()
         } else {
-            format!("{:+.0}", elo(p))
+            // Adding zero turns -0 into 0.
+            format!("{:+.0}", -400.0 * (1.0 / p - 1.0).log10() + 0.0)
         }
     };
     format!(
         "Elo {first} - {second}: {} (95% interval {} to {}; score {:.3} over {} games)",
-        shown(mean),
-        shown(mean - margin),
-        shown(mean + margin),
-        mean,
+        shown(p),
+        shown(centre - half),
+        shown(centre + half),
+        p,
         per_game.len()
     )
 }
@@ -453,5 +455,63 @@ impl Drop for UciEngine {
     fn drop(&mut self) {
         let _ = self.send("quit");
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_elo_interval_is_finite_on_one_side_after_a_clean_sweep() {
+        let line = elo_line("ai:hard", "random", &[1.0; 40]);
+        assert!(
+            line.starts_with("Elo ai:hard - random: +inf (95% interval +"),
+            "{line}"
+        );
+        let even = elo_line("a", "b", &[1.0, 0.0, 0.5, 0.5]);
+        assert!(even.contains(": +0 (95% interval -301 to +301"), "{even}");
+    }
+
+    #[test]
+    fn contenders_of_one_kind_are_numbered() {
+        let seats: Vec<Contender> = ["ai:hard", "random", "random"]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
+        assert_eq!(contender_names(&seats), ["ai:hard", "random", "random#2"]);
+    }
+
+    #[test]
+    fn an_arena_plays_and_scores_every_game() {
+        let arena = Arena {
+            variant: "chess".into(),
+            options: vec!["fen=6k1/8/8/8/8/8/r4PPP/6K1 b - - 0 1".into()],
+            seats: vec![Contender::Random, Contender::Computer(Level::Medium)],
+            games: 2,
+            seed: 3,
+            movetime: Duration::from_millis(10),
+            max_actions: 200,
+        };
+        let mut out = Vec::new();
+        let scores = run(&arena, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!(out.lines().count(), 4, "{out}");
+        // In the first game the computer is Black, to move, and mates at once; in the
+        // second it is White and the seats have turned.
+        let first = out.lines().next().unwrap();
+        assert!(
+            first.contains("random (White) 0 ai:medium (Black) 1"),
+            "{out}"
+        );
+        assert!(
+            out.lines().nth(1).unwrap().contains("ai:medium (White)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("random=") && out.contains("ai:medium="),
+            "{out}"
+        );
+        assert_eq!(scores.games, 2);
     }
 }
