@@ -1963,6 +1963,12 @@ impl Service {
         }
         let id = g.row.id;
         let prompted: Vec<Seat> = g.game.prompts(g.state()?)?.iter().map(|p| p.seat).collect();
+        // A computer never runs out of time: its turn waits for it (after a restart, say),
+        // and nobody else's clock runs meanwhile.
+        let computer = |s: &Seat| g.user_of(*s).is_some_and(|row| row.computer.is_some());
+        if !prompted.is_empty() && prompted.iter().all(computer) {
+            return Ok(false);
+        }
         if deadline <= now {
             // The game's rules say what running out of time does. When several seats run
             // out together (sealed moves), only those who win whichever of them is counted
