@@ -29,8 +29,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use engine::board::{Board, BoardSpec, Cell, Shade};
 use engine::chess::Seat;
 use engine::view::{BoardLabel, Figure, Marker, Placed, View};
-use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-use image::{ImageEncoder, RgbImage};
+use image::RgbImage;
 
 pub use layout::Layout;
 pub use palette::{army as army_colours, ArmyColours};
@@ -255,16 +254,164 @@ pub fn layout(view: &View) -> Layout {
 
 /// PNG-encodes an image with fast compression (board images are mostly flat colour).
 pub fn encode(img: &RgbImage) -> Result<Vec<u8>, RenderError> {
-    let mut out = Vec::with_capacity(64 * 1024);
-    PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Sub)
-        .write_image(
-            img.as_raw(),
-            img.width(),
-            img.height(),
-            image::ExtendedColorType::Rgb8,
-        )
-        .map_err(|e| RenderError(e.to_string()))?;
+    let (indices, colours) = indexed(img);
+    let fast = write_indexed(
+        img,
+        &indices,
+        &colours,
+        png::Compression::Fast,
+        png::Filter::Adaptive,
+    )?;
+    if fast.len() <= PNG_BUDGET {
+        return Ok(fast);
+    }
+    // The busiest boards (Trimens' 258 numbered triangles) take the slower, tighter compressor.
+    write_indexed(
+        img,
+        &indices,
+        &colours,
+        png::Compression::Balanced,
+        png::Filter::NoFilter,
+    )
+}
+
+/// What a board image may weigh: one is posted after every move.
+pub const PNG_BUDGET: usize = 60 * 1024;
+
+/// An indexed PNG of `img` from its palette indices.
+fn write_indexed(
+    img: &RgbImage,
+    indices: &[u8],
+    colours: &[Rgb8],
+    compression: png::Compression,
+    filter: png::Filter,
+) -> Result<Vec<u8>, RenderError> {
+    let mut out = Vec::with_capacity(PNG_BUDGET);
+    {
+        let mut encoder = png::Encoder::new(&mut out, img.width(), img.height());
+        encoder.set_color(png::ColorType::Indexed);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_palette(colours.concat());
+        encoder.set_compression(compression);
+        encoder.set_filter(filter);
+        let mut writer = encoder
+            .write_header()
+            .map_err(|e| RenderError(e.to_string()))?;
+        writer
+            .write_image_data(indices)
+            .map_err(|e| RenderError(e.to_string()))?;
+        writer.finish().map_err(|e| RenderError(e.to_string()))?;
+    }
     Ok(out)
+}
+
+/// The most colours an indexed PNG holds.
+const PALETTE_SIZE: usize = 256;
+/// Of them, how many go to the commonest shades (the rest to the shades worst served).
+const COMMON_SHADES: usize = 192;
+
+/// The squared distance between two colours.
+fn distance(a: Rgb8, b: Rgb8) -> i32 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (i32::from(*x) - i32::from(y)).pow(2))
+        .sum()
+}
+
+/// An image as palette indices, with its palette (a board PNG an eighth of its RGB size, a
+/// third of its bytes): every colour the renderer paints on purpose keeps its exact value
+/// (`palette::painted`), the commonest of the remaining shades (the anti-aliased edges between
+/// them) fill the palette up, and any other shade is drawn as its nearest. A board holds about
+/// 1,300 shades, most of them a few pixels of an edge, so the picture looks the same.
+fn indexed(img: &RgbImage) -> (Vec<u8>, Vec<Rgb8>) {
+    // Counted run by run: a board is mostly long runs of one colour.
+    let mut counts: HashMap<Rgb8, u32> = HashMap::new();
+    let mut run: Option<(Rgb8, u32)> = None;
+    for p in img.pixels() {
+        match &mut run {
+            Some((colour, n)) if *colour == p.0 => *n += 1,
+            _ => {
+                if let Some((colour, n)) = run.replace((p.0, 1)) {
+                    *counts.entry(colour).or_default() += n;
+                }
+            }
+        }
+    }
+    if let Some((colour, n)) = run {
+        *counts.entry(colour).or_default() += n;
+    }
+    let mut colours: Vec<Rgb8> = Vec::with_capacity(PALETTE_SIZE);
+    if counts.len() <= PALETTE_SIZE {
+        colours.extend(counts.keys().copied());
+    } else {
+        for c in palette::painted() {
+            if counts.contains_key(&c) && !colours.contains(&c) {
+                colours.push(c);
+            }
+        }
+        let mut rest: Vec<(Rgb8, u32)> = counts
+            .iter()
+            .filter(|(c, _)| !colours.contains(c))
+            .map(|(c, n)| (*c, *n))
+            .collect();
+        // Commonest first; equal counts by colour, so the palette never depends on hashing.
+        rest.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let common = COMMON_SHADES.saturating_sub(colours.len());
+        colours.extend(rest.iter().take(common).map(|(c, _)| *c));
+        // The last places go to the shades worst served so far, one at a time (the farthest
+        // from every colour chosen): no rare edge is drawn far off its colour.
+        let mut left: Vec<(Rgb8, i32)> = rest
+            .iter()
+            .skip(common)
+            .map(|&(c, _)| {
+                (
+                    c,
+                    colours
+                        .iter()
+                        .map(|&p| distance(p, c))
+                        .min()
+                        .unwrap_or(i32::MAX),
+                )
+            })
+            .collect();
+        while colours.len() < PALETTE_SIZE {
+            let Some((i, _)) = left
+                .iter()
+                .enumerate()
+                .max_by_key(|(i, (_, d))| (*d, std::cmp::Reverse(*i)))
+            else {
+                break;
+            };
+            let (chosen, _) = left.swap_remove(i);
+            colours.push(chosen);
+            for (c, d) in &mut left {
+                *d = (*d).min(distance(chosen, *c));
+            }
+        }
+    }
+    colours.sort_unstable();
+    let index_of: HashMap<Rgb8, u8> = counts
+        .keys()
+        .map(|&shade| {
+            let nearest = (0..colours.len())
+                .min_by_key(|&i| distance(colours[i], shade))
+                .unwrap_or(0);
+            (shade, nearest as u8)
+        })
+        .collect();
+    let mut last: Option<(Rgb8, u8)> = None;
+    let indices = img
+        .pixels()
+        .map(|p| match last {
+            Some((colour, index)) if colour == p.0 => index,
+            _ => {
+                let index = index_of[&p.0];
+                last = Some((p.0, index));
+                index
+            }
+        })
+        .collect();
+    (indices, colours)
 }
 
 /// The colour a cell is painted.

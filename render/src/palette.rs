@@ -83,6 +83,36 @@ pub fn army(seat: usize) -> ArmyColours {
     ARMIES[seat % ARMIES.len()]
 }
 
+/// Every colour the renderer paints on purpose, which an indexed image keeps exactly: the
+/// named colours above and each army's fill and stroke.
+pub fn painted() -> Vec<Rgb8> {
+    let mut colours = vec![
+        BACKGROUND,
+        LIGHT_CELL,
+        DARK_CELL,
+        SHADED,
+        LAST_MOVE,
+        CHECK,
+        COORDINATE,
+        CAPTION,
+        WRAP_HINT,
+        GOLD,
+        TAR,
+        ADRENALINE,
+        MIRROR,
+        DEAD,
+        INK,
+        PAPER,
+        CARD_BACK,
+        CARD_BACK_INNER,
+    ];
+    for slot in 0..8 {
+        let army = army(slot);
+        colours.extend([army.fill, army.stroke]);
+    }
+    colours
+}
+
 /// `a` moved toward `b` by `t` (0..=1).
 pub fn mix(a: Rgb8, b: Rgb8, t: f32) -> Rgb8 {
     let m = |x: u8, y: u8| (x as f32 + (y as f32 - x as f32) * t).round() as u8;
