@@ -140,6 +140,21 @@ pub enum Command {
     /// Rookery's chess searcher as a UCI engine on standard input and output (standard chess,
     /// and Chess960 with the UCI_Chess960 option), for chess GUIs and engine matches.
     Uci,
+    /// Read a game's record (PGN, PDN or Rookery's JSON record, as /export writes them), replay
+    /// every action through the rules and report the first one that is refused or reads back
+    /// differently; else print the final position. With --gif, write the game as an animated
+    /// GIF.
+    Replay {
+        /// The record file.
+        file: PathBuf,
+        /// Write every position as an animated GIF here.
+        #[arg(long)]
+        gif: Option<PathBuf>,
+        /// See the replay from this seat: 1 (White), 2 (Black), 3...; or white / black. Without
+        /// it the board is drawn for a spectator, every secret in the record told.
+        #[arg(long)]
+        seat: Option<String>,
+    },
     /// Draw a variant's board as a PNG, as a player or spectator would see it.
     Render {
         /// The variant id, as in /variants (chess, chess960, ...).
@@ -367,6 +382,9 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Str
             crate::arena::run(&arena, out).map(|_| ())
         }
         Some(Command::Uci) => crate::uci::run(&mut std::io::stdin().lock(), out),
+        Some(Command::Replay { file, gif, seat }) => {
+            replay(&file, gif.as_deref(), seat.as_deref(), out)
+        }
         Some(Command::Render {
             variant,
             fen,
@@ -546,6 +564,40 @@ fn parse_seat(text: &str, seats: usize) -> Result<engine::Seat, String> {
     }
 }
 
+/// `rookery replay`: replays a record and prints its final position, or where it disagrees
+/// with the rules (an error); with `gif`, writes the animated replay and prints its path.
+pub fn replay(
+    file: &std::path::Path,
+    gif: Option<&std::path::Path>,
+    seat: Option<&str>,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("could not read {}: {e}", file.display()))?;
+    let record = engine::record::read(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    let replayed = engine::record::replay(&record).map_err(|e| {
+        format!(
+            "{}: the record and the rules disagree: {e}",
+            file.display()
+        )
+    })?;
+    writeln!(out, "{}", replayed.summary(&record)).map_err(|e| e.to_string())?;
+    if let Some(path) = gif {
+        let viewer = match seat {
+            Some(s) => engine::Viewer::Seat(parse_seat(s, record.seats.len())?),
+            None => engine::Viewer::Spectator,
+        };
+        let views = replayed
+            .frames(&record, viewer, true)
+            .map_err(|e| e.to_string())?;
+        let bytes = render::gif::render_gif(&views).map_err(|e| e.to_string())?;
+        std::fs::write(path, bytes)
+            .map_err(|e| format!("could not write {}: {e}", path.display()))?;
+        writeln!(out, "{}", path.display()).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
 /// `rookery render`: writes the board as a PNG and prints the file's path.
 pub fn render(
     variant: &str,
@@ -637,6 +689,43 @@ mod tests {
         fn flush(&mut self) -> std::io::Result<()> {
             Ok(())
         }
+    }
+
+    /// `rookery replay` reads a PGN back, prints the final position and writes the GIF; a
+    /// changed move is reported with its number.
+    #[test]
+    fn replay_reads_a_record_back_and_writes_its_gif() {
+        let dir = std::env::temp_dir().join(format!("rookery-cli-replay-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let pgn = dir.join("mate.pgn");
+        std::fs::write(
+            &pgn,
+            "[Event \"x\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"-\"]\n\
+             [White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n",
+        )
+        .unwrap();
+        let gif = dir.join("mate.gif");
+        let cli = Cli::try_parse_from([
+            "rookery",
+            "replay",
+            pgn.to_str().unwrap(),
+            "--gif",
+            gif.to_str().unwrap(),
+        ])
+        .unwrap();
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        run(cli, &mut out, &mut err).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("4 actions replayed"), "{out}");
+        assert!(out.contains("Result: Black wins by checkmate."), "{out}");
+        assert!(std::fs::read(&gif).unwrap().starts_with(b"GIF89a"));
+        let bad = dir.join("bad.pgn");
+        std::fs::write(&bad, "[Event \"x\"]\n\n1. f3 e5 2. Kf3 *\n").unwrap();
+        let cli = Cli::try_parse_from(["rookery", "replay", bad.to_str().unwrap()]).unwrap();
+        let e = run(cli, &mut Vec::new(), &mut Vec::new()).unwrap_err();
+        assert!(e.contains("action 3: White Kf3 is refused"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Newcomer report 5: one byte that is not UTF-8 ended the console and dropped the rest.

@@ -3,8 +3,9 @@
 
 use engine::registry;
 
-use crate::model::{GameId, Place, Reply, User};
-use crate::service::{DrawChoice, Service, ServiceError};
+use crate::model::{GameId, Place, Reply, User, Who};
+use crate::ratings;
+use crate::service::{DrawChoice, Service, ServiceError, TakebackChoice};
 
 /// What a user sees when something broke on our side.
 pub const SORRY: &str =
@@ -61,10 +62,51 @@ pub enum Command {
         choice: DrawChoice,
         game: Option<GameId>,
     },
+    /// Ask to take back your last move (and everything after it), or answer such a request.
+    Takeback {
+        choice: TakebackChoice,
+        game: Option<GameId>,
+    },
+    /// Ask to play a finished game again, seats turned round.
+    Rematch {
+        game: Option<GameId>,
+    },
     Games,
+    /// A player's finished games (the asker's by default), ten to a page.
+    History {
+        /// A user id or a name.
+        user: Option<String>,
+        variant: Option<String>,
+        page: Option<usize>,
+    },
+    /// One game summed up.
+    GameInfo {
+        game: GameId,
+    },
+    /// The game's record as a file: PGN, PDN or Rookery's JSON record.
+    Export {
+        game: Option<GameId>,
+    },
+    /// The game as an animated GIF.
+    Replay {
+        game: Option<GameId>,
+    },
     /// The best scores of a game played for points on this server.
     Scores {
         variant: String,
+    },
+    /// A player's ratings on this server (the asker's by default), every variant or one.
+    Rating {
+        user: Option<Who>,
+        variant: Option<String>,
+    },
+    /// The best ratings of a variant on this server.
+    Leaderboard {
+        variant: String,
+    },
+    /// A player's games, results and ratings per variant on this server, and games in progress.
+    Stats {
+        user: Option<Who>,
     },
     Variants,
     Rules {
@@ -124,11 +166,56 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "[offer|accept|decline] [game]",
         "Offer a draw, accept one, or decline it",
     ),
+    (
+        "takeback",
+        "[ask|accept|decline] [game]",
+        "Ask to take back your last move, or accept or decline such a request",
+    ),
+    (
+        "rematch",
+        "[game]",
+        "Ask to play a finished game again, seats turned round",
+    ),
     ("games", "", "List your games"),
+    (
+        "history",
+        "[user] [variant] [page]",
+        "List finished games (yours, or another player's), ten to a page",
+    ),
+    (
+        "game",
+        "<game>",
+        "Sum up one game: players, result, moves, dates",
+    ),
+    (
+        "export",
+        "[game]",
+        "Download a game's record (PGN, PDN or JSON): yours privately while it runs, for all once it ends",
+    ),
+    (
+        "replay",
+        "[game]",
+        "An animated GIF of a game, move by move: privately while it runs, for all once it ends",
+    ),
     (
         "scores",
         "<variant>",
         "Best scores on this server of a game played for points",
+    ),
+    (
+        "rating",
+        "[user] [variant]",
+        "A player's ratings on this server (yours by default), every variant or one",
+    ),
+    (
+        "leaderboard",
+        "<variant>",
+        "The ten best ratings of a variant on this server, provisional ones apart",
+    ),
+    (
+        "stats",
+        "[user]",
+        "A player's games, wins, draws, losses and ratings per variant, and games in progress",
     ),
     ("variants", "", "List the games Rookery plays"),
     ("rules", "<variant>", "Show the rules and options of a game"),
@@ -172,8 +259,27 @@ pub async fn run(
         Command::Board { game, show } => service.board(user, place, game, show).await,
         Command::Resign { game } => service.resign(user, place, game).await,
         Command::Draw { choice, game } => service.draw(user, place, game, choice).await,
+        Command::Takeback { choice, game } => service.takeback(user, place, game, choice).await,
+        Command::Rematch { game } => service.rematch(user, place, game).await,
         Command::Games => service.games(user).await,
+        Command::History {
+            user: who,
+            variant,
+            page,
+        } => {
+            service
+                .history(user, place, who.as_deref(), variant.as_deref(), page)
+                .await
+        }
+        Command::GameInfo { game } => service.game_info(game).await,
+        Command::Export { game } => service.export(user, place, game).await,
+        Command::Replay { game } => service.replay(user, place, game).await,
         Command::Scores { variant } => service.scores(place, &variant).await,
+        Command::Rating { user: who, variant } => {
+            service.rating(user, place, who, variant.as_deref()).await
+        }
+        Command::Leaderboard { variant } => service.leaderboard(place, &variant).await,
+        Command::Stats { user: who } => service.stats(user, place, who).await,
         Command::Variants => Ok(Reply::text(variants_text())),
         Command::Rules { variant } => rules_text(&variant).map(Reply::text),
         Command::Inbox => service.inbox(user).await,
@@ -198,7 +304,8 @@ pub fn help_text() -> String {
     out.push_str(
         "Options for /play are key=value, for example `days_per_move=2` (default 3; `none` for no clock), \
          `order=joined` (the creator takes the first seat; by default seats are drawn at random), \
-         `bots=N` (computer players in the last N seats) with `level=easy|medium|hard` (default medium) \
+         `bots=N` (computer players in the last N seats) with `level=easy|medium|hard` (default medium), \
+         `rated=no` (a casual game, which changes no rating) \
          or the variant's own (see /rules <variant>).",
     );
     out
@@ -253,6 +360,7 @@ pub fn rules_text(variant: &str) -> Result<String, ServiceError> {
     out.push_str("\n- `days_per_move`: days allowed for each move, or none (default 3)");
     out.push_str("\n- `order`: random (default) to draw who sits where, or joined to seat players as they joined");
     out.push_str("\n- `bots`: computer players in the last seats (you keep one), with `level`: easy, medium (default) or hard");
+    out.push_str("\n- `rated`: yes (default), or no for a casual game that changes no rating");
     Ok(out)
 }
 
@@ -267,6 +375,38 @@ fn words_before_game(pos: &mut Vec<String>, named: &[(String, String)]) -> Strin
     let text = std::mem::take(pos).join(" ");
     pos.extend(game_word);
     text
+}
+
+/// The words of `/rating`: a user's name and a variant, either left out. Words that together
+/// name a variant (`doubles partners`) are the variant; otherwise the first word is the user
+/// and the rest the variant. Words left over stay in `pos`, to be refused.
+fn user_and_variant(
+    pos: &mut Vec<String>,
+    user: Option<String>,
+    variant: Option<String>,
+) -> (Option<String>, Option<String>) {
+    let joined = |words: &[String]| (!words.is_empty()).then(|| words.join(" "));
+    match (user, variant) {
+        (Some(user), None) => {
+            let variant = joined(pos.as_slice());
+            pos.clear();
+            (Some(user), variant)
+        }
+        (None, Some(variant)) if !pos.is_empty() => (Some(pos.remove(0)), Some(variant)),
+        (None, None) if !pos.is_empty() => {
+            if ratings::pools_named(&pos.join(" ")).is_ok() {
+                let variant = joined(pos.as_slice());
+                pos.clear();
+                (None, variant)
+            } else {
+                let user = pos.remove(0);
+                let variant = joined(pos.as_slice());
+                pos.clear();
+                (Some(user), variant)
+            }
+        }
+        given => given,
+    }
 }
 
 /// Reads a game reference: `12`, `#12`, `game-12`.
@@ -288,8 +428,9 @@ pub fn parse_game(text: &str) -> Result<GameId, String> {
 pub fn parse_text(name: &str, args: &str) -> Result<Command, String> {
     let mut positional: Vec<String> = Vec::new();
     let mut named: Vec<(String, String)> = Vec::new();
-    const NAMES: [&str; 8] = [
-        "game", "variant", "options", "move", "players", "decision", "choice", "show",
+    const NAMES: [&str; 10] = [
+        "game", "variant", "options", "move", "players", "decision", "choice", "show", "user",
+        "page",
     ];
     for word in args.split_whitespace() {
         match word.split_once(':') {
@@ -437,7 +578,68 @@ pub fn parse_text(name: &str, args: &str) -> Result<Command, String> {
                 game: game(&mut named, &mut pos)?,
             }
         }
+        "takeback" => {
+            let word = take("decision", &mut named)
+                .or_else(|| take("choice", &mut named))
+                .or_else(|| {
+                    let first = pos.first()?.to_ascii_lowercase();
+                    matches!(first.as_str(), "ask" | "accept" | "decline").then(|| pos.remove(0))
+                });
+            let choice = match word.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                None | Some("ask") => TakebackChoice::Ask,
+                Some("accept") => TakebackChoice::Accept,
+                Some("decline") => TakebackChoice::Decline,
+                Some(other) => {
+                    return Err(format!(
+                        "/takeback takes ask, accept or decline, not '{other}'"
+                    ))
+                }
+            };
+            Command::Takeback {
+                choice,
+                game: game(&mut named, &mut pos)?,
+            }
+        }
+        "rematch" => Command::Rematch {
+            game: game(&mut named, &mut pos)?,
+        },
+        "history" => {
+            let page = match take("page", &mut named) {
+                Some(p) => Some(
+                    p.parse::<usize>()
+                        .map_err(|_| format!("page must be a number, not '{p}'"))?,
+                ),
+                None => None,
+            };
+            let mut user = take("user", &mut named);
+            let mut variant = take("variant", &mut named);
+            // Positional words: a game's name is the variant, anything else the player.
+            for word in pos.drain(..) {
+                if variant.is_none() && registry::variant_or_preset(&word).is_ok() {
+                    variant = Some(word);
+                } else if user.is_none() {
+                    user = Some(word);
+                } else {
+                    return Err(format!("/history does not take '{word}'"));
+                }
+            }
+            Command::History {
+                user,
+                variant,
+                page,
+            }
+        }
+        "game" => Command::GameInfo {
+            game: game(&mut named, &mut pos)?
+                .ok_or("/game needs a game number, for example /game 12")?,
+        },
         "games" => Command::Games,
+        "export" => Command::Export {
+            game: game(&mut named, &mut pos)?,
+        },
+        "replay" => Command::Replay {
+            game: game(&mut named, &mut pos)?,
+        },
         "variants" => Command::Variants,
         "inbox" => Command::Inbox,
         "help" => Command::Help,
@@ -446,6 +648,28 @@ pub fn parse_text(name: &str, args: &str) -> Result<Command, String> {
                 .or_else(|| (!pos.is_empty()).then(|| pos.remove(0)))
                 .ok_or("/scores needs a variant, for example /scores cooperative")?;
             Command::Scores { variant }
+        }
+        "rating" => {
+            let user = take("user", &mut named);
+            let variant = take("variant", &mut named);
+            let (user, variant) = user_and_variant(&mut pos, user, variant);
+            Command::Rating {
+                user: user.map(Who::Name),
+                variant,
+            }
+        }
+        "leaderboard" => {
+            let variant = take("variant", &mut named)
+                .or_else(|| (!pos.is_empty()).then(|| std::mem::take(&mut pos).join(" ")))
+                .ok_or("/leaderboard needs a variant, for example /leaderboard chess")?;
+            Command::Leaderboard { variant }
+        }
+        "stats" => {
+            let user =
+                take("user", &mut named).or_else(|| (!pos.is_empty()).then(|| pos.remove(0)));
+            Command::Stats {
+                user: user.map(Who::Name),
+            }
         }
         "rules" => {
             let variant = take("variant", &mut named)
@@ -559,7 +783,148 @@ mod tests {
         assert!(parse_text("join", "x")
             .unwrap_err()
             .contains("not a game number"));
+        assert_eq!(
+            parse_text("export", "#3").unwrap(),
+            Command::Export {
+                game: Some(GameId(3))
+            }
+        );
+        assert_eq!(
+            parse_text("replay", "").unwrap(),
+            Command::Replay { game: None }
+        );
         assert!(parse_text("games", "extra")
+            .unwrap_err()
+            .contains("does not take"));
+    }
+
+    #[test]
+    fn rematch_takeback_history_and_game_read_from_text() {
+        assert_eq!(
+            parse_text("rematch", "3").unwrap(),
+            Command::Rematch {
+                game: Some(GameId(3))
+            }
+        );
+        assert_eq!(
+            parse_text("takeback", "").unwrap(),
+            Command::Takeback {
+                choice: TakebackChoice::Ask,
+                game: None
+            }
+        );
+        assert_eq!(
+            parse_text("takeback", "decline 2").unwrap(),
+            Command::Takeback {
+                choice: TakebackChoice::Decline,
+                game: Some(GameId(2))
+            }
+        );
+        assert!(parse_text("takeback", "maybe")
+            .unwrap_err()
+            .contains("not a game number"));
+        assert_eq!(
+            parse_text("history", "bob chess page:2").unwrap(),
+            Command::History {
+                user: Some("bob".into()),
+                variant: Some("chess".into()),
+                page: Some(2)
+            }
+        );
+        assert_eq!(
+            parse_text("history", "").unwrap(),
+            Command::History {
+                user: None,
+                variant: None,
+                page: None
+            }
+        );
+        assert_eq!(
+            parse_text("history", "user:chess").unwrap(),
+            Command::History {
+                user: Some("chess".into()),
+                variant: None,
+                page: None
+            }
+        );
+        assert!(parse_text("history", "page:two")
+            .unwrap_err()
+            .contains("page must be a number"));
+        assert_eq!(
+            parse_text("game", "#12").unwrap(),
+            Command::GameInfo { game: GameId(12) }
+        );
+        assert!(parse_text("game", "")
+            .unwrap_err()
+            .contains("needs a game number"));
+    }
+
+    #[test]
+    fn rating_commands_tell_a_user_from_a_variant() {
+        let rating = |args: &str| parse_text("rating", args).unwrap();
+        let name = |n: &str| Some(Who::Name(n.into()));
+        assert_eq!(
+            rating(""),
+            Command::Rating {
+                user: None,
+                variant: None
+            }
+        );
+        assert_eq!(
+            rating("chess"),
+            Command::Rating {
+                user: None,
+                variant: Some("chess".into())
+            }
+        );
+        assert_eq!(
+            rating("doubles partners"),
+            Command::Rating {
+                user: None,
+                variant: Some("doubles partners".into())
+            }
+        );
+        assert_eq!(
+            rating("bob"),
+            Command::Rating {
+                user: name("bob"),
+                variant: None
+            }
+        );
+        assert_eq!(
+            rating("bob doubles partners"),
+            Command::Rating {
+                user: name("bob"),
+                variant: Some("doubles partners".into())
+            }
+        );
+        assert_eq!(
+            rating("variant:chess user:bob"),
+            Command::Rating {
+                user: name("bob"),
+                variant: Some("chess".into())
+            }
+        );
+        assert_eq!(
+            parse_text("leaderboard", "doubles cutthroat").unwrap(),
+            Command::Leaderboard {
+                variant: "doubles cutthroat".into()
+            }
+        );
+        assert!(parse_text("leaderboard", "")
+            .unwrap_err()
+            .contains("needs a variant"));
+        assert_eq!(
+            parse_text("stats", "").unwrap(),
+            Command::Stats { user: None }
+        );
+        assert_eq!(
+            parse_text("stats", "carol").unwrap(),
+            Command::Stats {
+                user: name("carol")
+            }
+        );
+        assert!(parse_text("stats", "carol dave")
             .unwrap_err()
             .contains("does not take"));
     }

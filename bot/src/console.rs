@@ -11,7 +11,8 @@
 //! EPHEMERAL alice: You played e4 in game 1.
 //! ```
 //!
-//! Images are written under the output folder and their path is printed on the post.
+//! Images are written under the output folder and their path is printed on the post; files
+//! attached to an answer (a game's record, a replay) likewise, as `[file: PATH]`.
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -66,8 +67,18 @@ impl Printer {
     /// Saves an image and returns its path. Images are numbered on from those already in the
     /// folder, so a later run never overwrites an earlier one's.
     fn save_image(&self, png: &[u8], name: &str) -> String {
+        self.save(png, &format!("{name}.png"), "image")
+    }
+
+    /// Saves an attached file (a record, a replay) beside the images and returns its path.
+    fn save_file(&self, bytes: &[u8], name: &str) -> String {
+        self.save(bytes, name, "file")
+    }
+
+    /// Saves bytes under the output folder as `NNNN-name` and returns the path, or why not.
+    fn save(&self, bytes: &[u8], name: &str, what: &str) -> String {
         if let Err(e) = std::fs::create_dir_all(&self.images) {
-            return format!("(image not saved: {e})");
+            return format!("({what} not saved: {e})");
         }
         let n = {
             let mut next = self.next_image.lock().unwrap_or_else(|e| e.into_inner());
@@ -79,21 +90,32 @@ impl Printer {
             *next += 1;
             *next
         };
-        let path = self.images.join(format!("{n:04}-{name}.png"));
-        match std::fs::write(&path, png) {
+        let path = self.images.join(format!("{n:04}-{name}"));
+        match std::fs::write(&path, bytes) {
             Ok(()) => path.display().to_string(),
-            Err(e) => format!("(image not saved: {e})"),
+            Err(e) => format!("({what} not saved: {e})"),
         }
     }
 
-    /// Prints a reply only `user` sees.
+    /// Prints a reply only `user` sees, or, when it is public, for everyone in the lobby
+    /// (where console commands are given).
     pub fn ephemeral(&self, user: &str, reply: &Reply) {
-        let prefix = format!("EPHEMERAL {user}");
+        let prefix = if reply.public {
+            format!("PUBLIC {LOBBY}")
+        } else {
+            format!("EPHEMERAL {user}")
+        };
         let mut text = reply.text.clone();
         if let Some(png) = &reply.image {
             text.push_str(&format!(
                 " [image: {}]",
                 self.save_image(png, &format!("{user}-board"))
+            ));
+        }
+        if let Some(file) = &reply.file {
+            text.push_str(&format!(
+                " [file: {}]",
+                self.save_file(&file.bytes, &file.name)
             ));
         }
         self.line(&prefix, &text);

@@ -20,8 +20,8 @@ use serenity::{
 };
 
 use crate::commands::{self, Command, SORRY};
-use crate::model::{self, Button, ButtonAction, GameId, Pending, Place, Reply, Target, User};
-use crate::service::{Deliver, DeliveryError, DrawChoice, Service, ServiceError};
+use crate::model::{self, Button, ButtonAction, GameId, Pending, Place, Reply, Target, User, Who};
+use crate::service::{Deliver, DeliveryError, DrawChoice, Service, ServiceError, TakebackChoice};
 
 /// What every command can reach.
 pub struct Data {
@@ -49,8 +49,17 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         board(),
         resign(),
         draw(),
+        takeback(),
+        rematch(),
         games(),
+        history(),
+        game_summary(),
+        export(),
+        replay(),
         scores(),
+        rating(),
+        leaderboard(),
+        stats(),
         variants(),
         rules(),
         inbox(),
@@ -501,16 +510,44 @@ async fn respond(ctx: Context<'_>, command: Command) -> Result<(), Error> {
     };
     let service = &ctx.data().service;
     let reply = answer(commands::run(service, &user, &place, command).await);
+    if reply.public {
+        // The deferred answer stays private whatever it says, so the asker is told where it
+        // went, and the post for everyone follows it.
+        ctx.send(
+            poise::CreateReply::default()
+                .content(SHARED_HERE)
+                .ephemeral(true),
+        )
+        .await?;
+        let mut message = poise::CreateReply::default()
+            .content(discord_text(service, &reply.text).await)
+            .ephemeral(false);
+        if let Some(png) = reply.image {
+            message = message.attachment(CreateAttachment::bytes(png, "board.png"));
+        }
+        if let Some(file) = reply.file {
+            message = message.attachment(CreateAttachment::bytes(file.bytes, file.name));
+        }
+        ctx.send(message).await?;
+        return Ok(());
+    }
     let mut image = reply.image;
+    let mut file = reply.file;
     for part in discord_parts(service, &reply.text).await {
         let mut message = poise::CreateReply::default().content(part).ephemeral(true);
         if let Some(png) = image.take() {
             message = message.attachment(CreateAttachment::bytes(png, "board.png"));
         }
+        if let Some(file) = file.take() {
+            message = message.attachment(CreateAttachment::bytes(file.bytes, file.name));
+        }
         ctx.send(message).await?;
     }
     Ok(())
 }
+
+/// The private answer to a command whose answer is posted for everyone in the channel.
+pub const SHARED_HERE: &str = "Posted in this channel for everyone.";
 
 /// A refusal is shown as it is; an internal error is logged and apologised for.
 fn answer(result: Result<Reply, ServiceError>) -> Reply {
@@ -869,9 +906,14 @@ fn components(item: &Pending) -> Vec<CreateActionRow> {
             .iter()
             .map(|b| {
                 let style = match b.action {
-                    ButtonAction::Join | ButtonAction::Start => ButtonStyle::Primary,
+                    ButtonAction::Join | ButtonAction::Start | ButtonAction::RematchAsk => {
+                        ButtonStyle::Primary
+                    }
                     ButtonAction::Resign => ButtonStyle::Danger,
-                    ButtonAction::Draw | ButtonAction::AddComputer => ButtonStyle::Secondary,
+                    ButtonAction::TakebackAccept => ButtonStyle::Success,
+                    ButtonAction::Draw
+                    | ButtonAction::AddComputer
+                    | ButtonAction::TakebackDecline => ButtonStyle::Secondary,
                 };
                 CreateButton::new(b.custom_id())
                     .label(b.action.label())
@@ -1210,10 +1252,123 @@ async fn draw(
     .await
 }
 
+/// What to do about a takeback.
+#[derive(Debug, poise::ChoiceParameter)]
+enum TakebackDecision {
+    #[name = "ask"]
+    Ask,
+    #[name = "accept"]
+    Accept,
+    #[name = "decline"]
+    Decline,
+}
+
+/// Ask to take back your last move, or accept or decline such a request
+#[poise::command(slash_command)]
+async fn takeback(
+    ctx: Context<'_>,
+    #[description = "ask (the default), accept or decline"] decision: Option<TakebackDecision>,
+    #[description = "The game's number (default: this thread's game)"] game: Option<i64>,
+) -> Result<(), Error> {
+    let choice = match decision {
+        Some(TakebackDecision::Accept) => TakebackChoice::Accept,
+        Some(TakebackDecision::Decline) => TakebackChoice::Decline,
+        Some(TakebackDecision::Ask) | None => TakebackChoice::Ask,
+    };
+    respond(
+        ctx,
+        Command::Takeback {
+            choice,
+            game: game_id(game),
+        },
+    )
+    .await
+}
+
+/// Ask to play a finished game again, seats turned round
+#[poise::command(slash_command)]
+async fn rematch(
+    ctx: Context<'_>,
+    #[description = "The finished game's number (default: this thread's game)"] game: Option<i64>,
+) -> Result<(), Error> {
+    respond(
+        ctx,
+        Command::Rematch {
+            game: game_id(game),
+        },
+    )
+    .await
+}
+
 /// List your games
 #[poise::command(slash_command)]
 async fn games(ctx: Context<'_>) -> Result<(), Error> {
     respond(ctx, Command::Games).await
+}
+
+/// List finished games (yours, or another player's), ten to a page
+#[poise::command(slash_command)]
+async fn history(
+    ctx: Context<'_>,
+    #[description = "Whose games (default: yours)"] user: Option<serenity::User>,
+    #[description = "Only games of this variant"]
+    #[autocomplete = "autocomplete_variant"]
+    variant: Option<String>,
+    #[description = "Which page of ten (default 1)"]
+    #[min = 1]
+    page: Option<u32>,
+) -> Result<(), Error> {
+    respond(
+        ctx,
+        Command::History {
+            user: user.map(|u| u.id.to_string()),
+            variant,
+            page: page.map(|p| p as usize),
+        },
+    )
+    .await
+}
+
+/// Download a game's record (PGN, PDN or JSON): yours privately while it runs, for all once it ends
+#[poise::command(slash_command)]
+async fn export(
+    ctx: Context<'_>,
+    #[description = "The game's number (default: this thread's game)"] game: Option<i64>,
+) -> Result<(), Error> {
+    respond(
+        ctx,
+        Command::Export {
+            game: game_id(game),
+        },
+    )
+    .await
+}
+
+/// Sum up one game: players, result, moves, dates and thread
+#[poise::command(slash_command, rename = "game")]
+async fn game_summary(
+    ctx: Context<'_>,
+    #[description = "The game's number"]
+    #[min = 1]
+    game: i64,
+) -> Result<(), Error> {
+    respond(ctx, Command::GameInfo { game: GameId(game) }).await
+
+}
+
+/// An animated GIF of a game, move by move: privately while it runs, for all once it ends
+#[poise::command(slash_command)]
+async fn replay(
+    ctx: Context<'_>,
+    #[description = "The game's number (default: this thread's game)"] game: Option<i64>,
+) -> Result<(), Error> {
+    respond(
+        ctx,
+        Command::Replay {
+            game: game_id(game),
+        },
+    )
+    .await
 }
 
 /// Best scores on this server of a game played for points
@@ -1225,6 +1380,51 @@ async fn scores(
     variant: String,
 ) -> Result<(), Error> {
     respond(ctx, Command::Scores { variant }).await
+}
+
+/// A player's ratings on this server (yours by default)
+#[poise::command(slash_command)]
+async fn rating(
+    ctx: Context<'_>,
+    #[description = "The player (default: you)"] user: Option<serenity::User>,
+    #[description = "The game (default: every game); add partners or cutthroat for one mode"]
+    #[autocomplete = "autocomplete_variant"]
+    variant: Option<String>,
+) -> Result<(), Error> {
+    respond(
+        ctx,
+        Command::Rating {
+            user: user.map(|u| Who::User(user_of(&u))),
+            variant,
+        },
+    )
+    .await
+}
+
+/// The ten best ratings of a game on this server
+#[poise::command(slash_command)]
+async fn leaderboard(
+    ctx: Context<'_>,
+    #[description = "The game; add partners or cutthroat for one mode (doubles partners)"]
+    #[autocomplete = "autocomplete_variant"]
+    variant: String,
+) -> Result<(), Error> {
+    respond(ctx, Command::Leaderboard { variant }).await
+}
+
+/// A player's games, results and ratings per game on this server
+#[poise::command(slash_command)]
+async fn stats(
+    ctx: Context<'_>,
+    #[description = "The player (default: you)"] user: Option<serenity::User>,
+) -> Result<(), Error> {
+    respond(
+        ctx,
+        Command::Stats {
+            user: user.map(|u| Who::User(user_of(&u))),
+        },
+    )
+    .await
 }
 
 /// List the games Rookery plays

@@ -4,6 +4,7 @@
 //! - [`model`]: the service's vocabulary (games, users, posts, buttons).
 //! - [`store`]: every SQL statement.
 //! - [`service`]: the application layer: one locked transaction per change, an outbox.
+//! - [`ratings`]: rating pools and the Glicko-2 and Weng-Lin arithmetic of a rated game.
 //! - [`commands`]: the commands players give, shared by all frontends.
 //! - [`console`]: the local console frontend.
 //! - [`discord`]: the Discord frontend (the only module that knows Discord).
@@ -17,6 +18,7 @@ pub mod commands;
 pub mod console;
 pub mod discord;
 pub mod model;
+pub mod ratings;
 pub mod service;
 pub mod store;
 pub mod uci;

@@ -114,6 +114,12 @@ pub enum ButtonAction {
     Draw,
     /// The creator fills an open seat with a computer player (at the game's level).
     AddComputer,
+    /// A player of a finished game asks to play it again (its rematch).
+    RematchAsk,
+    /// A player accepts the takeback asked for in a game.
+    TakebackAccept,
+    /// A player declines the takeback asked for in a game.
+    TakebackDecline,
 }
 
 impl ButtonAction {
@@ -124,6 +130,9 @@ impl ButtonAction {
             ButtonAction::Resign => "Resign",
             ButtonAction::Draw => "Offer / accept draw",
             ButtonAction::AddComputer => "Add a computer player",
+            ButtonAction::RematchAsk => "Rematch",
+            ButtonAction::TakebackAccept => "Accept takeback",
+            ButtonAction::TakebackDecline => "Decline takeback",
         }
     }
     fn key(self) -> &'static str {
@@ -133,6 +142,9 @@ impl ButtonAction {
             ButtonAction::Resign => "resign",
             ButtonAction::Draw => "draw",
             ButtonAction::AddComputer => "addbot",
+            ButtonAction::RematchAsk => "rematch",
+            ButtonAction::TakebackAccept => "takeback-yes",
+            ButtonAction::TakebackDecline => "takeback-no",
         }
     }
 }
@@ -169,6 +181,9 @@ impl Button {
             "resign" => ButtonAction::Resign,
             "draw" => ButtonAction::Draw,
             "addbot" => ButtonAction::AddComputer,
+            "rematch" => ButtonAction::RematchAsk,
+            "takeback-yes" => ButtonAction::TakebackAccept,
+            "takeback-no" => ButtonAction::TakebackDecline,
             _ => return None,
         };
         let game = GameId(parts.next()?.parse().ok()?);
@@ -270,20 +285,33 @@ impl Pending {
     }
 }
 
-/// The answer to whoever gave a command, shown only to them.
+/// The answer to whoever gave a command, shown only to them (unless it is `public`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Reply {
     pub text: String,
+    /// A board picture (PNG).
     pub image: Option<Vec<u8>>,
+    /// A file sent with the answer: a game's record, a replay.
+    pub file: Option<Attachment>,
+    /// Posted for everyone in the channel where the command was given, not only for the asker
+    /// (a finished game's record or replay, with everything its end revealed).
+    pub public: bool,
 }
 
 impl Reply {
     pub fn text(text: impl Into<String>) -> Reply {
         Reply {
             text: text.into(),
-            image: None,
+            ..Reply::default()
         }
     }
+}
+
+/// A file attached to an answer, by name (`rookery-game-3.pgn`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attachment {
+    pub name: String,
+    pub bytes: Vec<u8>,
 }
 
 /// Writes `{@id}` as a mention in `mention(id)` style and `{#game}` with `thread(game)`.
@@ -318,4 +346,13 @@ pub fn expand(
     }
     out.push_str(rest);
     out
+}
+
+/// Someone a command asks about (`/rating`, `/stats`): a user the frontend identified (a
+/// Discord user option gives an id and a name), or a name to look up among the players of the
+/// server (the console, where a user is named by their console name).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Who {
+    User(User),
+    Name(String),
 }

@@ -28,7 +28,13 @@ use crate::model::{
 use crate::store::{DbError, GameRow, SeatRow, Store, Tx};
 
 mod computers;
+mod ratings;
+mod export;
 pub use computers::computer_seat;
+mod history;
+mod rematch;
+mod takeback;
+pub use takeback::TakebackChoice;
 
 /// The most options a select menu may offer.
 const MENU_LIMIT: usize = 25;
@@ -391,6 +397,11 @@ impl Service {
             now,
         )
         .await?;
+        // A game is rated in the transaction that ends it: rated once, and never a game whose
+        // end was not stored. After the log line, so the last move counts as the mover's.
+        if loaded.row.status == Status::Finished && loaded.was != Status::Finished {
+            posts.extend(self.rate_finished(&mut tx, loaded, now).await?);
+        }
         for post in &posts {
             Store::push_post(&mut tx, Some(loaded.row.id), post, now).await?;
         }
@@ -459,6 +470,7 @@ impl Service {
         let mut seating = Seating::Random;
         let mut bots: usize = 0;
         let mut level: Option<Level> = None;
+        let mut rated = true;
         let mut pairs = Vec::new();
         for (key, value) in option_pairs(options_text)? {
             match key.as_str() {
@@ -485,6 +497,7 @@ impl Service {
                     })?
                 }
                 "level" => level = Some(value.parse::<Level>()?),
+                "rated" => rated = ratings::parse_rated(&value)?,
                 _ => pairs.push(format!("{key}={value}")),
             }
         }
@@ -545,6 +558,9 @@ impl Service {
             result: None,
         };
         let id = Store::insert_game(&mut tx, &row, now).await?;
+        if !rated {
+            Store::set_rated(&mut tx, id, false).await?;
+        }
         let mut seats = vec![SeatRow {
             seat: 0,
             user_id: user.id.clone(),
@@ -570,7 +586,11 @@ impl Service {
             Some(d) => format!("{d} day{} per move", if d == 1 { "" } else { "s" }),
             None => "no clock".into(),
         };
-        let shown_options: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let mut shown_options: Vec<String> =
+            options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        if !rated {
+            shown_options.push("rated=no".to_string());
+        }
         let options_line = if shown_options.is_empty() {
             String::new()
         } else {
@@ -663,7 +683,7 @@ impl Service {
                 }
             },
         };
-        let (_guard, tx, mut g) = self.locked(id).await?;
+        let (_guard, mut tx, mut g) = self.locked(id).await?;
         if let Some(ended) = g.ended() {
             return refuse(ended);
         }
@@ -671,6 +691,13 @@ impl Service {
             return refuse(format!(
                 "game {id} is {}; only open games can be joined",
                 describe_status(g.row.status)
+            ));
+        }
+        // A rematch's seats are its old game's players', taken by asking (turned round).
+        if let Some(old) = Store::rematch_source(&mut tx, id).await? {
+            return refuse(format!(
+                "game {id} is the rematch of game {old}, for its players only: they take their \
+                 seats with /rematch {old} or the Rematch button"
             ));
         }
         if g.seat_of(&user.id).is_some() {
@@ -1297,6 +1324,15 @@ impl Service {
                     .await
             }
             ButtonAction::AddComputer => self.add_computer(user, place, None, game).await,
+            ButtonAction::RematchAsk => self.rematch(user, place, game).await,
+            ButtonAction::TakebackAccept => {
+                self.takeback(user, place, game, TakebackChoice::Accept)
+                    .await
+            }
+            ButtonAction::TakebackDecline => {
+                self.takeback(user, place, game, TakebackChoice::Decline)
+                    .await
+            }
         }
     }
 
@@ -1507,11 +1543,12 @@ impl Service {
         g.row.reminded = false;
     }
 
-    /// A post to the game's thread with the board as a spectator sees it.
+    /// A post to the game's thread with the board as a spectator sees it: with Resign and Draw
+    /// buttons while the game is played, and a Rematch button once it is over.
     fn board_post(&self, g: &Loaded, text: String) -> Result<Post, ServiceError> {
         let png = self.picture(g, Viewer::Spectator)?;
-        let buttons = if g.row.status == Status::Active {
-            vec![
+        let buttons = match g.row.status {
+            Status::Active => vec![
                 Button {
                     action: ButtonAction::Resign,
                     game: g.row.id,
@@ -1520,9 +1557,12 @@ impl Service {
                     action: ButtonAction::Draw,
                     game: g.row.id,
                 },
-            ]
-        } else {
-            Vec::new()
+            ],
+            Status::Finished => vec![Button {
+                action: ButtonAction::RematchAsk,
+                game: g.row.id,
+            }],
+            Status::Open | Status::Aborted => Vec::new(),
         };
         Ok(Post::new(Target::GameThread(g.row.id), text)
             .with_image(png)
@@ -1629,6 +1669,7 @@ impl Service {
         Ok(Reply {
             text,
             image: Some(image),
+            ..Reply::default()
         })
     }
 
@@ -1929,7 +1970,11 @@ impl Service {
                 image = png;
             }
         }
-        Ok(Reply { text, image })
+        Ok(Reply {
+            text,
+            image,
+            ..Reply::default()
+        })
     }
 
     // ---- clocks ---------------------------------------------------------------------------------

@@ -11,7 +11,12 @@ use engine::game::Options;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, SqliteConnection, SqlitePool};
 
-use crate::model::{Button, GameId, Pending, Post, Status, Target};
+use crate::model::{Button, GameId, Pending, Post, Status, Target, User};
+
+mod history;
+pub use history::{
+    GameTimes, HistoryFilter, HistoryPage, LoggedAction, TakebackRow, TakebackStatus,
+};
 
 /// A database error: always an internal problem, never the user's.
 pub type DbError = sqlx::Error;
@@ -212,10 +217,11 @@ impl Store {
         Ok(row.map(|r| GameId(r.get(0))))
     }
 
-    /// Games announced in `channel` that are still waiting for players, oldest first.
+    /// Games announced in `channel` that are still waiting for players, oldest first; a
+    /// rematch waits for its own players only, so it is not among them.
     pub async fn open_games_in(&self, channel: &str) -> Result<Vec<GameId>, DbError> {
         let rows =
-            sqlx::query("SELECT id FROM games WHERE channel = ? AND status = 'open' ORDER BY id")
+            sqlx::query("SELECT id FROM games WHERE channel = ? AND status = 'open' AND rematch_of IS NULL ORDER BY id")
                 .bind(channel)
                 .fetch_all(&self.reader)
                 .await?;
@@ -430,6 +436,30 @@ impl Store {
             .collect())
     }
 
+    /// A game's log as it stands, oldest first, with who acted and when: what exports and
+    /// replays are made from (actions a takeback undid are left out).
+    pub async fn action_log(&self, id: GameId) -> Result<Vec<LoggedAction>, DbError> {
+        let rows = sqlx::query(
+            "SELECT version, user_id, seat, kind, text, created_at, undone_at FROM actions
+             WHERE game_id = ? AND undone_at IS NULL ORDER BY version",
+        )
+        .bind(id.0)
+        .fetch_all(&self.reader)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| LoggedAction {
+                version: r.get(0),
+                user_id: r.get(1),
+                seat: r.get::<Option<i64>, _>(2).map(|s| s as u8),
+                kind: r.get(3),
+                text: r.get(4),
+                created_at: r.get(5),
+                undone_at: r.get(6),
+            })
+            .collect())
+    }
+
     // ---- the outbox ---------------------------------------------------------------------------
 
     pub async fn push_post(
@@ -633,4 +663,270 @@ fn game_row(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow, DbError> {
         draw_agreed: serde_json::from_str(&draw).unwrap_or_default(),
         result: r.try_get("result")?,
     })
+}
+
+// ---- ratings ------------------------------------------------------------------------------------
+
+/// One player's rating in one pool of one server (see `crate::ratings`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingRow {
+    pub server: String,
+    pub pool: String,
+    pub user_id: String,
+    /// The name at the player's latest rated game.
+    pub user_name: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    /// Rated games counted in this rating, and how they ended for the player.
+    pub games: i64,
+    pub wins: i64,
+    pub draws: i64,
+    pub losses: i64,
+    pub updated_at: i64,
+}
+
+/// One player's change of rating in one rated game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingChange {
+    pub game: GameId,
+    pub user_id: String,
+    pub pool: String,
+    pub rating_before: f64,
+    pub rating_after: f64,
+    pub deviation_before: f64,
+    pub deviation_after: f64,
+    /// `win`, `draw` or `loss`.
+    pub verdict: String,
+}
+
+/// A game a player sat in, for their statistics.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    pub game: GameId,
+    pub variant: String,
+    pub status: Status,
+    /// The outcome as JSON, once finished.
+    pub result: Option<String>,
+    /// The player's seat.
+    pub seat: u8,
+}
+
+fn rating_row(r: &sqlx::sqlite::SqliteRow) -> Result<RatingRow, DbError> {
+    Ok(RatingRow {
+        server: r.try_get("server")?,
+        pool: r.try_get("pool")?,
+        user_id: r.try_get("user_id")?,
+        user_name: r.try_get("user_name")?,
+        rating: r.try_get("rating")?,
+        deviation: r.try_get("deviation")?,
+        volatility: r.try_get("volatility")?,
+        games: r.try_get("games")?,
+        wins: r.try_get("wins")?,
+        draws: r.try_get("draws")?,
+        losses: r.try_get("losses")?,
+        updated_at: r.try_get("updated_at")?,
+    })
+}
+
+impl Store {
+    /// Whether a game counts for ratings as far as its creator said (`/play ... rated=no`
+    /// makes it casual); the service checks the rest when it ends.
+    pub async fn is_rated(tx: &mut SqliteConnection, id: GameId) -> Result<bool, DbError> {
+        let row = sqlx::query("SELECT rated FROM games WHERE id = ?")
+            .bind(id.0)
+            .fetch_optional(&mut *tx)
+            .await?;
+        Ok(row.is_some_and(|r| r.get::<i64, _>(0) != 0))
+    }
+
+    /// Marks a game rated or casual.
+    pub async fn set_rated(
+        tx: &mut SqliteConnection,
+        id: GameId,
+        rated: bool,
+    ) -> Result<(), DbError> {
+        sqlx::query("UPDATE games SET rated = ? WHERE id = ?")
+            .bind(rated)
+            .bind(id.0)
+            .execute(&mut *tx)
+            .await?;
+        Ok(())
+    }
+
+    /// The seats that have made a move or a secret choice in a game, from its log.
+    pub async fn seats_that_acted(
+        tx: &mut SqliteConnection,
+        id: GameId,
+    ) -> Result<Vec<u8>, DbError> {
+        let rows = sqlx::query(
+            "SELECT DISTINCT seat FROM actions
+             WHERE game_id = ? AND kind IN ('move', 'secret') AND seat IS NOT NULL ORDER BY seat",
+        )
+        .bind(id.0)
+        .fetch_all(&mut *tx)
+        .await?;
+        Ok(rows.iter().map(|r| r.get::<i64, _>(0) as u8).collect())
+    }
+
+    /// A player's rating in a pool of a server, if they have one.
+    pub async fn rating_in(
+        tx: &mut SqliteConnection,
+        server: &str,
+        pool: &str,
+        user: &str,
+    ) -> Result<Option<RatingRow>, DbError> {
+        let row =
+            sqlx::query("SELECT * FROM ratings WHERE server = ? AND pool = ? AND user_id = ?")
+                .bind(server)
+                .bind(pool)
+                .bind(user)
+                .fetch_optional(&mut *tx)
+                .await?;
+        row.map(|r| rating_row(&r)).transpose()
+    }
+
+    /// Writes a player's rating (new or changed) with its counts.
+    pub async fn put_rating(tx: &mut SqliteConnection, r: &RatingRow) -> Result<(), DbError> {
+        sqlx::query(
+            "INSERT INTO ratings (server, pool, user_id, user_name, rating, deviation, volatility,
+                games, wins, draws, losses, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT (server, pool, user_id) DO UPDATE SET
+                user_name = excluded.user_name, rating = excluded.rating,
+                deviation = excluded.deviation, volatility = excluded.volatility,
+                games = excluded.games, wins = excluded.wins, draws = excluded.draws,
+                losses = excluded.losses, updated_at = excluded.updated_at",
+        )
+        .bind(&r.server)
+        .bind(&r.pool)
+        .bind(&r.user_id)
+        .bind(&r.user_name)
+        .bind(r.rating)
+        .bind(r.deviation)
+        .bind(r.volatility)
+        .bind(r.games)
+        .bind(r.wins)
+        .bind(r.draws)
+        .bind(r.losses)
+        .bind(r.updated_at)
+        .execute(&mut *tx)
+        .await?;
+        Ok(())
+    }
+
+    /// Records one player's change in a rated game.
+    pub async fn add_rating_change(
+        tx: &mut SqliteConnection,
+        c: &RatingChange,
+    ) -> Result<(), DbError> {
+        sqlx::query(
+            "INSERT INTO rating_changes (game_id, user_id, pool, rating_before, rating_after,
+                deviation_before, deviation_after, verdict)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(c.game.0)
+        .bind(&c.user_id)
+        .bind(&c.pool)
+        .bind(c.rating_before)
+        .bind(c.rating_after)
+        .bind(c.deviation_before)
+        .bind(c.deviation_after)
+        .bind(&c.verdict)
+        .execute(&mut *tx)
+        .await?;
+        Ok(())
+    }
+
+    /// The rating changes a game made, by player id.
+    pub async fn rating_changes(&self, game: GameId) -> Result<Vec<RatingChange>, DbError> {
+        let rows = sqlx::query(
+            "SELECT game_id, user_id, pool, rating_before, rating_after, deviation_before,
+                    deviation_after, verdict
+             FROM rating_changes WHERE game_id = ? ORDER BY user_id",
+        )
+        .bind(game.0)
+        .fetch_all(&self.reader)
+        .await?;
+        rows.iter()
+            .map(|r| -> Result<RatingChange, DbError> {
+                Ok(RatingChange {
+                    game: GameId(r.try_get("game_id")?),
+                    user_id: r.try_get("user_id")?,
+                    pool: r.try_get("pool")?,
+                    rating_before: r.try_get("rating_before")?,
+                    rating_after: r.try_get("rating_after")?,
+                    deviation_before: r.try_get("deviation_before")?,
+                    deviation_after: r.try_get("deviation_after")?,
+                    verdict: r.try_get("verdict")?,
+                })
+            })
+            .collect()
+    }
+
+    /// A player's ratings on a server, every pool, by pool.
+    pub async fn ratings_of(&self, server: &str, user: &str) -> Result<Vec<RatingRow>, DbError> {
+        let rows =
+            sqlx::query("SELECT * FROM ratings WHERE server = ? AND user_id = ? ORDER BY pool")
+                .bind(server)
+                .bind(user)
+                .fetch_all(&self.reader)
+                .await?;
+        rows.iter().map(rating_row).collect()
+    }
+
+    /// Every rating of a pool on a server, highest first (equal ratings by name).
+    pub async fn pool_ratings(&self, server: &str, pool: &str) -> Result<Vec<RatingRow>, DbError> {
+        let rows = sqlx::query(
+            "SELECT * FROM ratings WHERE server = ? AND pool = ?
+             ORDER BY rating DESC, user_name, user_id",
+        )
+        .bind(server)
+        .bind(pool)
+        .fetch_all(&self.reader)
+        .await?;
+        rows.iter().map(rating_row).collect()
+    }
+
+    /// The person who played on a server under `name` (their id or their name, in any case),
+    /// the latest seen if several: how the console names a user.
+    pub async fn find_player(&self, server: &str, name: &str) -> Result<Option<User>, DbError> {
+        let row = sqlx::query(
+            "SELECT s.user_id, s.user_name FROM seats s JOIN games g ON g.id = s.game_id
+             WHERE g.server = ? AND s.computer IS NULL
+               AND (s.user_id = ? OR lower(s.user_name) = lower(?))
+             ORDER BY (s.user_id = ?) DESC, g.id DESC LIMIT 1",
+        )
+        .bind(server)
+        .bind(name)
+        .bind(name)
+        .bind(name)
+        .fetch_optional(&self.reader)
+        .await?;
+        Ok(row.map(|r| User::new(r.get::<String, _>(0), r.get::<String, _>(1))))
+    }
+
+    /// The games a player sits in on a server (open, active or finished), oldest first.
+    pub async fn played_in(&self, server: &str, user: &str) -> Result<Vec<PlayedGame>, DbError> {
+        let rows = sqlx::query(
+            "SELECT g.id, g.variant, g.status, g.result, s.seat FROM games g
+             JOIN seats s ON s.game_id = g.id
+             WHERE g.server = ? AND s.user_id = ? AND g.status IN ('open', 'active', 'finished')
+             ORDER BY g.id",
+        )
+        .bind(server)
+        .bind(user)
+        .fetch_all(&self.reader)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| PlayedGame {
+                game: GameId(r.get(0)),
+                variant: r.get(1),
+                status: Status::parse(&r.get::<String, _>(2)),
+                result: r.get(3),
+                seat: r.get::<i64, _>(4) as u8,
+            })
+            .collect())
+    }
 }

@@ -8,6 +8,7 @@
 //! - [`registry`]: every variant by id.
 //! - [`table`]: players, armies, teams, the order of turns and each army's standing.
 //! - [`playout`]: random games to their end through the registry, for testing.
+//! - [`record`]: a game's record as PGN, PDN or JSON, read back and replayed.
 //! - [`ai`]: the computer player, for every seat of every variant.
 
 pub mod ai;
@@ -17,6 +18,7 @@ pub mod checkers;
 pub mod chess;
 pub mod game;
 pub mod playout;
+pub mod record;
 pub mod registry;
 pub mod table;
 pub mod variants;

@@ -18,6 +18,7 @@
 //! assert_eq!(&png[1..4], b"PNG");
 //! ```
 
+pub mod gif;
 mod layout;
 pub mod palette;
 mod sprite;

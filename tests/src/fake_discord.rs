@@ -598,6 +598,42 @@ impl FakeDiscord {
         id
     }
 
+    /// Like [`FakeDiscord::slash`], with user options besides: each (option name, person) is
+    /// sent as Discord sends a user option, the person's id as its value and the person in the
+    /// interaction's resolved users.
+    pub fn slash_with_users(
+        &self,
+        who: &Person,
+        channel: u64,
+        name: &str,
+        options: &[(&str, Value)],
+        users: &[(&str, &Person)],
+    ) -> u64 {
+        let (id, token) = self.new_interaction(2, who);
+        let mut sent: Vec<Value> = options
+            .iter()
+            .map(|(n, v)| json!({"name": n, "type": option_type(v), "value": v}))
+            .collect();
+        let mut resolved = serde_json::Map::new();
+        for (option, person) in users {
+            sent.push(json!({"name": option, "type": 6, "value": person.id.to_string()}));
+            resolved.insert(
+                person.id.to_string(),
+                user_json(person.id, &person.name, false),
+            );
+        }
+        let data = json!({
+            "id": self.command_id(name),
+            "name": name,
+            "type": 1,
+            "options": sent,
+            "resolved": {"users": resolved},
+        });
+        let event = self.interaction_json(id, &token, 2, self.place(who, channel), data);
+        self.dispatch("INTERACTION_CREATE", event);
+        id
+    }
+
     /// `who` types `partial` into option `focused` of `/name` (other options as given).
     pub fn autocomplete(
         &self,

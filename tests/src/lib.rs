@@ -3,8 +3,9 @@
 //!
 //! A transcript is a text file. Lines starting with `@` are input, exactly as typed into
 //! `rookery local`. The lines after an input are what must appear in its output, in order (other
-//! lines may come between); `[image]` stands for any image path. A line `NOT text` says no output
-//! line of that input contains `text`; `NOT-PUBLIC text` looks only at public posts and
+//! lines may come between); `[image]` stands for any image path, and `[file: NAME]` for an
+//! attached file of that name saved in any folder. A line `NOT text` says no output line of
+//! that input contains `text`; `NOT-PUBLIC text` looks only at public posts and
 //! `NOT-TO bob text` only at what bob sees (his DMs and private replies). Directives:
 //!
 //! - `!advance 18h` (or `2d`, `30m`): moves the clock, then runs it and delivers;
@@ -267,6 +268,24 @@ pub fn normalise(line: &str) -> String {
             break;
         };
         out.replace_range(start..start + end + 1, "[image]");
+    }
+    // An attached file keeps its own name, without the folder and the counter before it:
+    // `[file: /tmp/x/images/0007-rookery-game-1.pgn]` reads `[file: rookery-game-1.pgn]`.
+    let mut from = 0;
+    while let Some(found) = out[from..].find("[file: ") {
+        let start = from + found + "[file: ".len();
+        let Some(end) = out[start..].find(']') else {
+            break;
+        };
+        let path = out[start..start + end].to_string();
+        let base = path.rsplit(['/', '\\']).next().unwrap_or(&path);
+        let name = match base.split_once('-') {
+            Some((n, rest)) if n.chars().all(|c| c.is_ascii_digit()) => rest,
+            _ => base,
+        }
+        .to_string();
+        out.replace_range(start..start + end, &name);
+        from = start + name.len();
     }
     out
 }

@@ -1005,3 +1005,105 @@ async fn a_computers_secret_choice_stays_secret() {
     fake.assert_interactions_answered();
     bot.stop().await;
 }
+
+/// The files attached to the bot's answers to interaction `id`: (file name, bytes).
+fn files_of(fake: &FakeDiscord, id: u64) -> Vec<(String, Vec<u8>)> {
+    let Some(token) = fake.interaction(id).map(|i| i.token) else {
+        return Vec::new();
+    };
+    fake.requests()
+        .into_iter()
+        .filter(|r| r.path.contains(&token))
+        .flat_map(|r| r.parts)
+        .filter_map(|p| Some((p.filename?, p.bytes)))
+        .collect()
+}
+
+/// Waits for the file `name` attached to an answer to interaction `id`.
+async fn file_of(fake: &FakeDiscord, id: u64, name: &str) -> Vec<u8> {
+    fake.wait_until(&format!("the file {name}"), WAIT, |f| {
+        files_of(f, id)
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, bytes)| bytes)
+    })
+    .await
+}
+
+/// `/export` and `/replay` through Discord: while the game runs, a private answer carrying the
+/// file (the PGN, the GIF); once it is over, the file posted for everyone in the thread, with
+/// only a private note for the asker.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn export_and_replay_come_as_attachments() {
+    let (_dir, fake, alice, bob, bot) = connected("discord-export").await;
+    let (lobby, thread) = open_game(&fake, &alice, "chess", "order=joined").await;
+    fake.answer(fake.press(&bob, &lobby, "rookery:join:1"))
+        .await;
+    message_with(&fake, thread, "your move").await;
+    for (who, mv) in [(&alice, "f3"), (&bob, "e5")] {
+        slash(&fake, who, thread, "move", &[("move", json!(mv))]).await;
+    }
+
+    // While the game runs: private, with the record attached.
+    let id = fake.slash(&alice, thread, "export", &[]);
+    let answer = fake.answer(id).await;
+    assert!(answer.contains("Game 1 (Chess) as PGN"), "{answer}");
+    let pgn = String::from_utf8(file_of(&fake, id, "rookery-game-1.pgn").await).unwrap();
+    assert!(pgn.starts_with("[Event \"Rookery game 1\"]"), "{pgn}");
+    assert!(pgn.contains("[White \"alice\"]\n[Black \"bob\"]\n[Result \"*\"]"), "{pgn}");
+    assert!(pgn.contains("1. f3 {[%clk "), "{pgn}");
+    assert!(pgn.contains(&format!("/{thread}\"]")), "the Site names the thread: {pgn}");
+    let private = fake.interaction(id).unwrap();
+    assert!(private.followups.iter().all(|(_, ephemeral)| *ephemeral));
+
+    let id = fake.slash(&bob, thread, "replay", &[]);
+    let answer = fake.answer(id).await;
+    assert!(answer.contains("3 positions so far"), "{answer}");
+    let gif = file_of(&fake, id, "rookery-game-1.gif").await;
+    assert!(gif.starts_with(b"GIF89a"));
+    assert!(fake
+        .interaction(id)
+        .unwrap()
+        .followups
+        .iter()
+        .all(|(_, ephemeral)| *ephemeral));
+
+    for (who, mv) in [(&alice, "g4"), (&bob, "Qh4#")] {
+        slash(&fake, who, thread, "move", &[("move", json!(mv))]).await;
+    }
+    message_with(&fake, thread, "checkmate").await;
+
+    // Over: the record for everyone, with its result; the asker is told where it went.
+    let id = fake.slash(&bob, thread, "export", &[]);
+    let note = fake.answer(id).await;
+    assert_eq!(note, bot::discord::SHARED_HERE);
+    let pgn = String::from_utf8(file_of(&fake, id, "rookery-game-1.pgn").await).unwrap();
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    assert!(pgn.contains("2... Qh4#"), "{pgn}");
+    assert!(pgn.trim_end().ends_with("0-1"), "{pgn}");
+    let public = fake
+        .wait_until("the public post", WAIT, |f| {
+            let i = f.interaction(id)?;
+            (i.followups.len() == 2).then_some(i)
+        })
+        .await;
+    assert!(public.followups[0].1, "the note is private");
+    assert!(!public.followups[1].1, "the record is public");
+    assert!(public.followups[1].0.contains("as PGN"), "{:?}", public.followups);
+
+    // What the file holds replays to the same end.
+    let record = engine::record::read(&pgn).unwrap();
+    let replayed = engine::record::replay(&record).unwrap();
+    assert_eq!(
+        replayed.outcome.map(|o| o.winners),
+        Some(vec![engine::Seat(1)])
+    );
+
+    let id = fake.slash(&alice, thread, "replay", &[]);
+    assert_eq!(fake.answer(id).await, bot::discord::SHARED_HERE);
+    let gif = file_of(&fake, id, "rookery-game-1.gif").await;
+    assert!(gif.starts_with(b"GIF89a"));
+
+    fake.assert_interactions_answered();
+    bot.stop().await;
+}
