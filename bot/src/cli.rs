@@ -575,12 +575,8 @@ pub fn replay(
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("could not read {}: {e}", file.display()))?;
     let record = engine::record::read(&text).map_err(|e| format!("{}: {e}", file.display()))?;
-    let replayed = engine::record::replay(&record).map_err(|e| {
-        format!(
-            "{}: the record and the rules disagree: {e}",
-            file.display()
-        )
-    })?;
+    let replayed = engine::record::replay(&record)
+        .map_err(|e| format!("{}: the record and the rules disagree: {e}", file.display()))?;
     writeln!(out, "{}", replayed.summary(&record)).map_err(|e| e.to_string())?;
     if let Some(path) = gif {
         let viewer = match seat {

@@ -1353,7 +1353,6 @@ async fn game_summary(
     game: i64,
 ) -> Result<(), Error> {
     respond(ctx, Command::GameInfo { game: GameId(game) }).await
-
 }
 
 /// An animated GIF of a game, move by move: privately while it runs, for all once it ends

@@ -638,7 +638,11 @@ mod tests {
             assert_eq!(pools_named(info.id).unwrap().1, pools);
             for pool in &pools[1..] {
                 assert!(pool_title(pool).starts_with(info.name), "{pool}");
-                assert_eq!(pools_named(pool).unwrap().1, [pool.clone()], "{pool}");
+                assert_eq!(
+                    pools_named(pool).unwrap().1,
+                    std::slice::from_ref(pool),
+                    "{pool}"
+                );
             }
             for &seats in info.seat_counts {
                 let pool = rating_pool(info, &Options::new(), seats);

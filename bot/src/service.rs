@@ -28,8 +28,8 @@ use crate::model::{
 use crate::store::{DbError, GameRow, SeatRow, Store, Tx};
 
 mod computers;
-mod ratings;
 mod export;
+mod ratings;
 pub use computers::computer_seat;
 mod history;
 mod rematch;

@@ -166,6 +166,8 @@ pub fn random_game(
                 if outcome.winners.contains(&seat) && !passes {
                     return Err(fail(&actions, format!("{seat:?} conceded and won")));
                 }
+                // The concession that ended the game is part of it (a record replays it).
+                actions.push((seat, format!("({})", reason.describe())));
                 return Ok(Playout {
                     actions,
                     outcome: Some(outcome),

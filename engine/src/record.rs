@@ -435,7 +435,12 @@ fn wrap(tokens: &[String]) -> String {
 
 /// The movetext of a two-seat game: move numbers (each pair opened by `pair_first`), moves,
 /// clock comments, and the result token.
-fn movetext(record: &Record, pair_first: Seat, first_number: u32, first_mover: Seat) -> Vec<String> {
+fn movetext(
+    record: &Record,
+    pair_first: Seat,
+    first_number: u32,
+    first_mover: Seat,
+) -> Vec<String> {
     let mut tokens = Vec::new();
     let mut number = first_number;
     let mut need_number = true;
@@ -513,7 +518,11 @@ fn other_options(record: &Record, carried: &[&str]) -> String {
 /// The record's game set up afresh.
 fn setup(record: &Record) -> Result<(&'static dyn AnyGame, AnyState), GameError> {
     let game = registry::variant(&record.variant)?;
-    let state = game.setup(&record.options, record.seats.len(), record.seed.unwrap_or(0))?;
+    let state = game.setup(
+        &record.options,
+        record.seats.len(),
+        record.seed.unwrap_or(0),
+    )?;
     Ok((game, state))
 }
 
@@ -783,8 +792,8 @@ fn read_tagged(
         });
     }
     record.result = Some(token.clone());
-    let forfeit = tag_value(&tags, "Termination")
-        .is_some_and(|t| t.to_ascii_lowercase().contains("time"));
+    let forfeit =
+        tag_value(&tags, "Termination").is_some_and(|t| t.to_ascii_lowercase().contains("time"));
     settle_ending(&mut record, &token, forfeit);
     Ok(record)
 }
@@ -807,7 +816,9 @@ fn settle_ending(record: &mut Record, token: &str, forfeit: bool) {
     };
     let game = replayed.game;
     if winners.is_empty() && !forfeit {
-        record.actions.push(RecordedAction::bare(ActionKind::Draw, None));
+        record
+            .actions
+            .push(RecordedAction::bare(ActionKind::Draw, None));
         return;
     }
     let reason = if forfeit {
@@ -849,7 +860,11 @@ pub fn read_pgn(text: &str) -> Result<Record, String> {
     let (tags, _) = split_tags(text);
     let variant_tag = tag_value(&tags, "Variant").unwrap_or("Standard");
     let mut options = Options::new();
-    let variant = match variant_tag.to_ascii_lowercase().replace([' ', '-'], "").as_str() {
+    let variant = match variant_tag
+        .to_ascii_lowercase()
+        .replace([' ', '-'], "")
+        .as_str()
+    {
         "standard" | "chess" | "" => "chess",
         "chess960" | "fischerandom" | "fischerrandom" | "960" => "chess960",
         "cylinder" | "cylindrical" => {
@@ -985,7 +1000,9 @@ pub fn replay(record: &Record) -> Result<Replay, Disagreement> {
                         let prompted = game.prompts(&state).map_err(|e| fail(e.to_string()))?;
                         match prompted.as_slice() {
                             [one] => one.seat,
-                            [] => return Err(fail(format!("nobody is to move for {}", action.text))),
+                            [] => {
+                                return Err(fail(format!("nobody is to move for {}", action.text)))
+                            }
                             _ => {
                                 return Err(fail(format!(
                                     "several seats are to act, and {} names none",
@@ -995,13 +1012,14 @@ pub fn replay(record: &Record) -> Result<Replay, Disagreement> {
                         }
                     }
                 };
-                let (canonical, happened) = game.play(&mut state, seat, &action.text).map_err(|e| {
-                    fail(format!(
-                        "{} {} is refused: {e}",
-                        side_name(record, seat),
-                        action.text
-                    ))
-                })?;
+                let (canonical, happened) =
+                    game.play(&mut state, seat, &action.text).map_err(|e| {
+                        fail(format!(
+                            "{} {} is refused: {e}",
+                            side_name(record, seat),
+                            action.text
+                        ))
+                    })?;
                 if !same_text(&canonical, &action.text) {
                     return Err(fail(format!(
                         "{} {} reads back as {canonical}",
@@ -1131,11 +1149,7 @@ pub fn time_out(
 /// Whether a recorded text is the engine's canonical one, check and annotation marks aside
 /// (another program may write `Nf3` where Rookery writes `Nf3+`).
 fn same_text(canonical: &str, recorded: &str) -> bool {
-    let bare = |t: &str| {
-        t.trim()
-            .trim_end_matches(['+', '#', '!', '?'])
-            .to_string()
-    };
+    let bare = |t: &str| t.trim().trim_end_matches(['+', '#', '!', '?']).to_string();
     canonical == recorded.trim() || bare(canonical) == bare(recorded)
 }
 
@@ -1160,10 +1174,7 @@ impl Replay {
         )];
         if let Some(state) = self.states.last() {
             match &self.outcome {
-                Some(o) => lines.push(format!(
-                    "Result: {}.",
-                    o.describe(|s| side_name(record, s))
-                )),
+                Some(o) => lines.push(format!("Result: {}.", o.describe(|s| side_name(record, s)))),
                 None => {
                     if let Ok(view) = self.game.view(state, Viewer::Spectator) {
                         lines.push(format!("Still going: {}.", view.status));
@@ -1202,11 +1213,8 @@ impl Replay {
             if i + 1 == self.states.len() {
                 if let Some(o) = &self.outcome {
                     view.to_act.clear();
-                    view.status = format!(
-                        "{}: {}",
-                        view.status,
-                        o.describe(|s| side_name(record, s))
-                    );
+                    view.status =
+                        format!("{}: {}", view.status, o.describe(|s| side_name(record, s)));
                 }
             }
             views.push(view);
@@ -1334,8 +1342,15 @@ mod tests {
         for line in &lines {
             assert!(line.chars().count() <= LINE_LIMIT, "too long: {line}");
         }
-        let movetext: Vec<&str> = text.split("\n\n").nth(1).unwrap().split_whitespace().collect();
-        let result = tag_value(&split_tags(&text).0, "Result").unwrap().to_string();
+        let movetext: Vec<&str> = text
+            .split("\n\n")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        let result = tag_value(&split_tags(&text).0, "Result")
+            .unwrap()
+            .to_string();
         assert_eq!(*movetext.last().unwrap(), result);
         let numbers: Vec<&str> = movetext
             .iter()
@@ -1357,7 +1372,10 @@ mod tests {
         // Every Black move follows a clock comment, so carries its number with an ellipsis.
         assert!(movetext.contains(&"1..."), "{text}");
         assert!(text.contains("{[%clk 71:00:00]}"), "{text}");
-        assert_eq!(read(&text).unwrap().actions[0].clock, Some(3 * 86_400 - 3_600));
+        assert_eq!(
+            read(&text).unwrap().actions[0].clock,
+            Some(3 * 86_400 - 3_600)
+        );
     }
 
     /// A Chess960 game names its variant and start.
@@ -1365,7 +1383,10 @@ mod tests {
     fn chess960_pgn_has_its_start() {
         let record = playout_record("chess960", 3, 40);
         let text = write_pgn(&record).unwrap();
-        assert!(text.contains("[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \""), "{text}");
+        assert!(
+            text.contains("[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \""),
+            "{text}"
+        );
         let back = read(&text).unwrap();
         assert_eq!(back.variant, "chess960");
         replay(&back).unwrap();

@@ -58,14 +58,16 @@ pub fn render_gif(views: &[View]) -> Result<Vec<u8>, RenderError> {
             "a {width}x{height} picture is too large for a GIF"
         )));
     }
-    let mut quantizer = quantizer()
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
+    let mut quantizer = quantizer().lock().unwrap_or_else(|e| e.into_inner());
     let mut out = Vec::with_capacity(256 * 1024);
     {
-        let mut encoder =
-            ::gif::Encoder::new(&mut out, width as u16, height as u16, &quantizer.palette_bytes)
-                .map_err(gif_error)?;
+        let mut encoder = ::gif::Encoder::new(
+            &mut out,
+            width as u16,
+            height as u16,
+            &quantizer.palette_bytes,
+        )
+        .map_err(gif_error)?;
         encoder
             .set_repeat(::gif::Repeat::Infinite)
             .map_err(gif_error)?;

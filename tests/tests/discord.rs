@@ -1050,9 +1050,15 @@ async fn export_and_replay_come_as_attachments() {
     assert!(answer.contains("Game 1 (Chess) as PGN"), "{answer}");
     let pgn = String::from_utf8(file_of(&fake, id, "rookery-game-1.pgn").await).unwrap();
     assert!(pgn.starts_with("[Event \"Rookery game 1\"]"), "{pgn}");
-    assert!(pgn.contains("[White \"alice\"]\n[Black \"bob\"]\n[Result \"*\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[White \"alice\"]\n[Black \"bob\"]\n[Result \"*\"]"),
+        "{pgn}"
+    );
     assert!(pgn.contains("1. f3 {[%clk "), "{pgn}");
-    assert!(pgn.contains(&format!("/{thread}\"]")), "the Site names the thread: {pgn}");
+    assert!(
+        pgn.contains(&format!("/{thread}\"]")),
+        "the Site names the thread: {pgn}"
+    );
     let private = fake.interaction(id).unwrap();
     assert!(private.followups.iter().all(|(_, ephemeral)| *ephemeral));
 
@@ -1089,7 +1095,11 @@ async fn export_and_replay_come_as_attachments() {
         .await;
     assert!(public.followups[0].1, "the note is private");
     assert!(!public.followups[1].1, "the record is public");
-    assert!(public.followups[1].0.contains("as PGN"), "{:?}", public.followups);
+    assert!(
+        public.followups[1].0.contains("as PGN"),
+        "{:?}",
+        public.followups
+    );
 
     // What the file holds replays to the same end.
     let record = engine::record::read(&pgn).unwrap();

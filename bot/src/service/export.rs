@@ -97,7 +97,11 @@ impl Service {
             ));
         }
         let mut text = format!("Game {id} ({}) replayed: {positions} positions", g.name());
-        text.push_str(if finished { "." } else { " so far, from your side." });
+        text.push_str(if finished {
+            "."
+        } else {
+            " so far, from your side."
+        });
         Ok(Reply {
             text,
             file: Some(Attachment {
