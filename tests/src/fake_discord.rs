@@ -759,6 +759,12 @@ impl FakeDiscord {
     /// Every interaction was answered by exactly one callback within Discord's 3 seconds, and
     /// every answer was private (Rookery answers each user only to them).
     pub fn assert_interactions_answered(&self) {
+        self.assert_interactions_answered_but_shared(&[]);
+    }
+
+    /// As [`FakeDiscord::assert_interactions_answered`], but the interactions in `shared` may
+    /// follow up in public too: a finished game's record or replay, shared with everyone.
+    pub fn assert_interactions_answered_but_shared(&self, shared: &[u64]) {
         for i in self.interactions() {
             for (kind, _, body) in &i.callbacks {
                 if matches!(kind, 4 | 5) {
@@ -772,7 +778,7 @@ impl FakeDiscord {
             }
             for (text, ephemeral) in &i.followups {
                 assert!(
-                    *ephemeral,
+                    *ephemeral || shared.contains(&i.id),
                     "interaction {} followed up publicly: {text}",
                     i.id
                 );

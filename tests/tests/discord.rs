@@ -1081,11 +1081,18 @@ async fn export_and_replay_come_as_attachments() {
 
     // Over: the record for everyone, with its result; the asker is told where it went.
     let id = fake.slash(&bob, thread, "export", &[]);
+    let shared_export = id;
     let note = fake.answer(id).await;
     assert_eq!(note, bot::discord::SHARED_HERE);
     let pgn = String::from_utf8(file_of(&fake, id, "rookery-game-1.pgn").await).unwrap();
     assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
-    assert!(pgn.contains("2... Qh4#"), "{pgn}");
+    assert!(
+        pgn.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains("2... Qh4#"),
+        "{pgn}"
+    );
     assert!(pgn.trim_end().ends_with("0-1"), "{pgn}");
     let public = fake
         .wait_until("the public post", WAIT, |f| {
@@ -1114,6 +1121,6 @@ async fn export_and_replay_come_as_attachments() {
     let gif = file_of(&fake, id, "rookery-game-1.gif").await;
     assert!(gif.starts_with(b"GIF89a"));
 
-    fake.assert_interactions_answered();
+    fake.assert_interactions_answered_but_shared(&[shared_export, id]);
     bot.stop().await;
 }
