@@ -5,6 +5,15 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn run_local(db: &std::path::Path, images: &std::path::Path, input: &str) -> String {
+    run_local_with(db, images, input, &[])
+}
+
+fn run_local_with(
+    db: &std::path::Path,
+    images: &std::path::Path,
+    input: &str,
+    extra: &[&str],
+) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
         .args([
             "--db",
@@ -13,6 +22,7 @@ fn run_local(db: &std::path::Path, images: &std::path::Path, input: &str) -> Str
             "--out",
             images.to_str().unwrap(),
         ])
+        .args(extra)
         .env_remove("DISCORD_TOKEN")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -75,4 +85,37 @@ fn the_console_plays_and_continues_across_runs() {
         "{second}"
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Issue 28: "two `rookery local --seed S` runs where the person's sealed Synchronous move
+/// differs give the computer's identical sealed move": the computer never sees a move sealed
+/// from it, and with the seed fixed everything else repeats.
+#[test]
+fn a_computers_sealed_move_does_not_depend_on_the_persons() {
+    let dir = std::env::temp_dir().join(format!("rookery-seeded-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let blacks: Vec<String> = ["e4", "d4", "Nf3"]
+        .iter()
+        .map(|white| {
+            let db = dir.join(format!("{white}.db"));
+            let out = run_local_with(
+                &db,
+                &dir.join("images"),
+                &format!(
+                    "@alice /play synchronous bots=1 level=medium order=joined\n@alice /secret {white}\n"
+                ),
+                &["--seed", "7"],
+            );
+            let turn = out
+                .lines()
+                .find(|l| l.contains("Turn 1: White"))
+                .unwrap_or_else(|| panic!("{out}"))
+                .to_string();
+            assert!(turn.contains(&format!("White {white},")), "{turn}");
+            turn.split("Black ").nth(1).unwrap().to_string()
+        })
+        .collect();
+    assert!(blacks.iter().all(|b| *b == blacks[0]), "{blacks:?}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
