@@ -2,8 +2,9 @@
 //! in play: the time from INTERACTION_CREATE leaving the fake to the bot's callback (which must
 //! come within Discord's 3 seconds; the target is a p99 under 100 ms), and to the private answer
 //! (the follow-up). A first pass of 400 interactions (`/board`, which renders, and `/move`
-//! autocomplete, alternately) prints the median and 99th percentile of both; criterion then
-//! times `/board` answers.
+//! autocomplete, alternately) prints the median and 99th percentile of both; a second pass does
+//! the same while 20 more games of computers only (cut-throat Doubles Chess at `hard`, their
+//! person resigned) search and play on by themselves; criterion then times `/board` answers.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -51,6 +52,25 @@ impl Table {
         }
     }
 
+    /// Opens `count` games of cut-throat Doubles Chess, each of one person against three
+    /// computers at `hard`, whose person resigns: the computers play on by themselves.
+    async fn add_computer_games(&mut self, count: usize) {
+        for n in 0..count {
+            let person = self.fake.person(700 + n as u64, &format!("c{n}"));
+            let (_, lobby) = self
+                .fake
+                .play(
+                    &person,
+                    "doubles",
+                    "mode=cutthroat bots=3 level=hard order=joined rated=no",
+                )
+                .await;
+            self.fake
+                .answer(self.fake.slash(&person, lobby.id, "resign", &[]))
+                .await;
+        }
+    }
+
     /// One interaction; returns (to the callback, to the answer).
     async fn one(&mut self, autocomplete: bool) -> (Duration, Duration) {
         let (thread, who) = self.games[self.next % GAMES].clone();
@@ -86,27 +106,35 @@ fn bench(c: &mut Criterion) {
             .unwrap(),
     );
     let mut table = runtime.block_on(Table::new());
-    let mut callbacks = Vec::new();
-    let mut answers = Vec::new();
-    for n in 0..400 {
-        let (callback, answer) = runtime.block_on(table.one(n % 2 == 1));
-        callbacks.push(callback);
-        answers.push(answer);
-    }
-    callbacks.sort();
-    answers.sort();
-    println!(
-        "INTERACTION_CREATE to callback over {} interactions, {GAMES} games in play: median {:?}, p99 {:?}, max {:?}",
-        callbacks.len(),
-        percentile(&callbacks, 0.5),
-        percentile(&callbacks, 0.99),
-        callbacks.last().unwrap()
-    );
-    println!(
-        "INTERACTION_CREATE to the private answer: median {:?}, p99 {:?}, max {:?}",
-        percentile(&answers, 0.5),
-        percentile(&answers, 0.99),
-        answers.last().unwrap()
+    let pass = |table: &mut Table, what: &str| {
+        let mut callbacks = Vec::new();
+        let mut answers = Vec::new();
+        for n in 0..400 {
+            let (callback, answer) = runtime.block_on(table.one(n % 2 == 1));
+            callbacks.push(callback);
+            answers.push(answer);
+        }
+        callbacks.sort();
+        answers.sort();
+        println!(
+            "INTERACTION_CREATE to callback over {} interactions, {what}: median {:?}, p99 {:?}, max {:?}",
+            callbacks.len(),
+            percentile(&callbacks, 0.5),
+            percentile(&callbacks, 0.99),
+            callbacks.last().unwrap()
+        );
+        println!(
+            "INTERACTION_CREATE to the private answer, {what}: median {:?}, p99 {:?}, max {:?}",
+            percentile(&answers, 0.5),
+            percentile(&answers, 0.99),
+            answers.last().unwrap()
+        );
+    };
+    pass(&mut table, &format!("{GAMES} games in play"));
+    runtime.block_on(table.add_computer_games(GAMES));
+    pass(
+        &mut table,
+        &format!("{GAMES} games in play and {GAMES} games of computers searching"),
     );
     c.bench_function("discord /board answered (20 games in play)", |bencher| {
         bencher.iter_custom(|iters| {
