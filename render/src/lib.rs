@@ -312,11 +312,10 @@ const PALETTE_SIZE: usize = 256;
 const COMMON_SHADES: usize = 192;
 
 /// The squared distance between two colours.
+#[inline]
 fn distance(a: Rgb8, b: Rgb8) -> i32 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (i32::from(*x) - i32::from(y)).pow(2))
-        .sum()
+    let d = |i: usize| i32::from(a[i]) - i32::from(b[i]);
+    d(0) * d(0) + d(1) * d(1) + d(2) * d(2)
 }
 
 /// An image as palette indices, with its palette (a board PNG an eighth of its RGB size, a
@@ -325,79 +324,105 @@ fn distance(a: Rgb8, b: Rgb8) -> i32 {
 /// them) fill the palette up, and any other shade is drawn as its nearest. A board holds about
 /// 1,300 shades, most of them a few pixels of an edge, so the picture looks the same.
 fn indexed(img: &RgbImage) -> (Vec<u8>, Vec<Rgb8>) {
-    // Counted run by run: a board is mostly long runs of one colour.
-    let mut counts: HashMap<Rgb8, u32> = HashMap::new();
-    let mut run: Option<(Rgb8, u32)> = None;
+    // Every shade with its number of pixels, counted run by run (a board is mostly long runs
+    // of one colour) and kept sorted by colour, so that a shade is found by binary search.
+    let mut runs: Vec<(Rgb8, u32)> = Vec::new();
     for p in img.pixels() {
-        match &mut run {
+        match runs.last_mut() {
             Some((colour, n)) if *colour == p.0 => *n += 1,
-            _ => {
-                if let Some((colour, n)) = run.replace((p.0, 1)) {
-                    *counts.entry(colour).or_default() += n;
+            _ => runs.push((p.0, 1)),
+        }
+    }
+    runs.sort_unstable_by_key(|r| r.0);
+    let mut shades: Vec<(Rgb8, u32)> = Vec::new();
+    for (colour, n) in runs {
+        match shades.last_mut() {
+            Some((c, total)) if *c == colour => *total += n,
+            _ => shades.push((colour, n)),
+        }
+    }
+    let find = |colour: Rgb8| shades.binary_search_by_key(&colour, |s| s.0).ok();
+    let mut chosen = vec![false; shades.len()];
+    // For a shade left out of the palette, the colour it is drawn as.
+    let mut substitute: Vec<Option<Rgb8>> = vec![None; shades.len()];
+    let mut colours: Vec<Rgb8> = Vec::with_capacity(PALETTE_SIZE);
+    if shades.len() <= PALETTE_SIZE {
+        colours.extend(shades.iter().map(|s| s.0));
+    } else {
+        for c in palette::painted() {
+            if let Some(i) = find(c) {
+                if !chosen[i] {
+                    chosen[i] = true;
+                    colours.push(c);
                 }
             }
         }
-    }
-    if let Some((colour, n)) = run {
-        *counts.entry(colour).or_default() += n;
-    }
-    let mut colours: Vec<Rgb8> = Vec::with_capacity(PALETTE_SIZE);
-    if counts.len() <= PALETTE_SIZE {
-        colours.extend(counts.keys().copied());
-    } else {
-        for c in palette::painted() {
-            if counts.contains_key(&c) && !colours.contains(&c) {
-                colours.push(c);
-            }
+        // Commonest first; equal counts by colour, so the palette never depends on order.
+        let mut rest: Vec<usize> = (0..shades.len()).filter(|&i| !chosen[i]).collect();
+        rest.sort_unstable_by(|&x, &y| {
+            shades[y]
+                .1
+                .cmp(&shades[x].1)
+                .then(shades[x].0.cmp(&shades[y].0))
+        });
+        let common = COMMON_SHADES.saturating_sub(colours.len()).min(rest.len());
+        for &i in &rest[..common] {
+            chosen[i] = true;
+            colours.push(shades[i].0);
         }
-        let mut rest: Vec<(Rgb8, u32)> = counts
-            .iter()
-            .filter(|(c, _)| !colours.contains(c))
-            .map(|(c, n)| (*c, *n))
-            .collect();
-        // Commonest first; equal counts by colour, so the palette never depends on hashing.
-        rest.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        let common = COMMON_SHADES.saturating_sub(colours.len());
-        colours.extend(rest.iter().take(common).map(|(c, _)| *c));
         // The last places go to the shades worst served so far, one at a time (the farthest
         // from every colour chosen): no rare edge is drawn far off its colour.
-        let mut left: Vec<(Rgb8, i32)> = rest
+        // Each left shade with its nearest chosen colour and the distance to it.
+        let nearest = |c: Rgb8, among: &[Rgb8]| -> (i32, Rgb8) {
+            among
+                .iter()
+                .map(|&p| (distance(p, c), p))
+                .min()
+                .unwrap_or((i32::MAX, c))
+        };
+        let mut left: Vec<(usize, i32, Rgb8)> = rest[common..]
             .iter()
-            .skip(common)
-            .map(|&(c, _)| {
-                (
-                    c,
-                    colours
-                        .iter()
-                        .map(|&p| distance(p, c))
-                        .min()
-                        .unwrap_or(i32::MAX),
-                )
+            .map(|&i| {
+                let (d, p) = nearest(shades[i].0, &colours);
+                (i, d, p)
             })
             .collect();
         while colours.len() < PALETTE_SIZE {
-            let Some((i, _)) = left
+            let Some((at, _)) = left
                 .iter()
                 .enumerate()
-                .max_by_key(|(i, (_, d))| (*d, std::cmp::Reverse(*i)))
+                .max_by_key(|(at, (_, d, _))| (*d, std::cmp::Reverse(*at)))
             else {
                 break;
             };
-            let (chosen, _) = left.swap_remove(i);
-            colours.push(chosen);
-            for (c, d) in &mut left {
-                *d = (*d).min(distance(chosen, *c));
+            let (i, _, _) = left.swap_remove(at);
+            let picked = shades[i].0;
+            colours.push(picked);
+            for (j, d, p) in &mut left {
+                let to_picked = distance(picked, shades[*j].0);
+                if to_picked < *d {
+                    *d = to_picked;
+                    *p = picked;
+                }
             }
+        }
+        // The shades left out are drawn as the colour found nearest on the way.
+        for (i, _, p) in left {
+            substitute[i] = Some(p);
         }
     }
     colours.sort_unstable();
-    let index_of: HashMap<Rgb8, u8> = counts
-        .keys()
-        .map(|&shade| {
-            let nearest = (0..colours.len())
-                .min_by_key(|&i| distance(colours[i], shade))
-                .unwrap_or(0);
-            (shade, nearest as u8)
+    // Each shade's index: its own place in the palette, or its nearest colour's.
+    let index_of: Vec<u8> = shades
+        .iter()
+        .zip(&substitute)
+        .map(|(&(shade, _), sub)| {
+            let drawn = sub.unwrap_or(shade);
+            colours.binary_search(&drawn).unwrap_or_else(|_| {
+                (0..colours.len())
+                    .min_by_key(|&i| distance(colours[i], drawn))
+                    .unwrap_or(0)
+            }) as u8
         })
         .collect();
     let mut last: Option<(Rgb8, u8)> = None;
@@ -406,7 +431,7 @@ fn indexed(img: &RgbImage) -> (Vec<u8>, Vec<Rgb8>) {
         .map(|p| match last {
             Some((colour, index)) if colour == p.0 => index,
             _ => {
-                let index = index_of[&p.0];
+                let index = find(p.0).map_or(0, |i| index_of[i]);
                 last = Some((p.0, index));
                 index
             }
