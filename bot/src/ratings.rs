@@ -14,9 +14,7 @@
 
 use std::cmp::Ordering;
 
-use engine::game::{
-    AnyGame, AnyState, EndReason, GameError, OptionValues, Options, Outcome, VariantInfo,
-};
+use engine::game::{AnyGame, AnyState, GameError, OptionValues, Options, Outcome, VariantInfo};
 use engine::registry;
 use engine::Seat;
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
@@ -343,36 +341,10 @@ pub fn sides(places: &[usize], teams: &[u8]) -> Vec<Side> {
     sides.into_iter().map(|(_, side)| side).collect()
 }
 
-/// Each seat's team, numbered by its first seat, read from the game's own table as the
-/// computer player reads it (`engine::ai::eval`): two seats are partners when neither wins if
-/// the other resigns. A game everyone loses together when one leaves (Cooperative Chess) is one
-/// team; a game that scores seat by seat has no partners. Ask it of a state fresh from `setup`:
-/// in a finished game the seats already out no longer win by anyone's resignation.
+/// Each seat's team, numbered by its first seat, as the computer player reads the game's
+/// table (two seats are partners when neither wins if the other resigns).
 pub fn teams(game: &dyn AnyGame, state: &AnyState, seats: usize) -> Result<Vec<u8>, GameError> {
-    let mut conceded: Vec<Outcome> = Vec::with_capacity(seats);
-    for i in 0..seats {
-        conceded.push(game.concede(state, Seat(i as u8), seats, EndReason::Resignation)?);
-    }
-    if conceded.iter().any(|o| o.everyone_lost) {
-        return Ok(vec![0; seats]);
-    }
-    let team_like = |o: &Outcome| o.standings.is_empty() && !o.winners.is_empty();
-    let partners = |i: usize, j: usize| {
-        i == j
-            || (team_like(&conceded[i])
-                && team_like(&conceded[j])
-                && !conceded[i].winners.contains(&Seat(j as u8))
-                && !conceded[j].winners.contains(&Seat(i as u8)))
-    };
-    let mut teams: Vec<u8> = Vec::with_capacity(seats);
-    for i in 0..seats {
-        let team = match (0..i).find(|&j| partners(i, j)) {
-            Some(j) => teams[j],
-            None => i as u8,
-        };
-        teams.push(team);
-    }
-    Ok(teams)
+    engine::ai::teams(game, state, seats)
 }
 
 /// The Glicko-2 constants Rookery rates two-player games with.
@@ -473,6 +445,7 @@ fn to_glicko(r: Rating) -> Glicko2Rating {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::game::EndReason;
     use engine::game::Standing;
     use skillratings::glicko2::glicko2_rating_period;
 

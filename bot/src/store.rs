@@ -439,25 +439,10 @@ impl Store {
     /// A game's log as it stands, oldest first, with who acted and when: what exports and
     /// replays are made from (actions a takeback undid are left out).
     pub async fn action_log(&self, id: GameId) -> Result<Vec<LoggedAction>, DbError> {
-        let rows = sqlx::query(
-            "SELECT version, user_id, seat, kind, text, created_at, undone_at FROM actions
-             WHERE game_id = ? AND undone_at IS NULL ORDER BY version",
-        )
-        .bind(id.0)
-        .fetch_all(&self.reader)
-        .await?;
-        Ok(rows
-            .iter()
-            .map(|r| LoggedAction {
-                version: r.get(0),
-                user_id: r.get(1),
-                seat: r.get::<Option<i64>, _>(2).map(|s| s as u8),
-                kind: r.get(3),
-                text: r.get(4),
-                created_at: r.get(5),
-                undone_at: r.get(6),
-            })
-            .collect())
+        let mut conn = self.reader.acquire().await?;
+        let mut log = Store::logged_actions(&mut conn, id).await?;
+        log.retain(|a| a.undone_at.is_none());
+        Ok(log)
     }
 
     // ---- the outbox ---------------------------------------------------------------------------

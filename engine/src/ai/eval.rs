@@ -221,8 +221,10 @@ impl Sides {
 
 /// Each seat's team, numbered by its first seat: two seats are partners when neither wins if
 /// the other resigns. A game everyone loses together when one leaves (Cooperative Chess) is
-/// one team; a game that scores seat by seat (a score table) has no partners.
-fn teams(game: &dyn AnyGame, state: &AnyState, seats: usize) -> Result<Vec<u8>, GameError> {
+/// one team; a game that scores seat by seat (a score table) has no partners. Ask it of a
+/// state fresh from `setup`: in a finished game the seats already out win by nobody's
+/// resignation.
+pub fn teams(game: &dyn AnyGame, state: &AnyState, seats: usize) -> Result<Vec<u8>, GameError> {
     let mut conceded: Vec<Outcome> = Vec::with_capacity(seats);
     for i in 0..seats {
         conceded.push(game.concede(state, Seat(i as u8), seats, EndReason::Resignation)?);

@@ -24,6 +24,7 @@
 
 pub mod alphabeta;
 mod eval;
+pub use eval::teams;
 mod search;
 #[cfg(test)]
 mod tests;
