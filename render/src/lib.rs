@@ -318,29 +318,111 @@ fn distance(a: Rgb8, b: Rgb8) -> i32 {
     d(0) * d(0) + d(1) * d(1) + d(2) * d(2)
 }
 
+/// A colour packed into one word (`0x00RRGGBB`), the key shades are counted and found by.
+#[inline]
+fn packed(p: &[u8]) -> u32 {
+    u32::from(p[0]) << 16 | u32::from(p[1]) << 8 | u32::from(p[2])
+}
+
+/// The shades of one image in the order first met, each with its number of pixels, found by
+/// packed colour in an open-addressing table. A board holds one to two thousand shades in half
+/// a million pixels, mostly in long runs, so a pixel costs a comparison with the one before it
+/// and a probe only where the colour changes.
+struct Shades {
+    /// Shade numbers by hash slot; `EMPTY` where none is.
+    table: Vec<u32>,
+    colours: Vec<u32>,
+    counts: Vec<u32>,
+}
+
+impl Shades {
+    const EMPTY: u32 = u32::MAX;
+
+    /// Counts the shades of `img`, and gives each pixel's shade number.
+    fn count(img: &RgbImage) -> (Shades, Vec<u32>) {
+        let mut shades = Shades {
+            table: vec![Shades::EMPTY; 4096],
+            colours: Vec::new(),
+            counts: Vec::new(),
+        };
+        let mut numbers = Vec::with_capacity(img.as_raw().len() / 3);
+        let mut last = (Shades::EMPTY, 0);
+        for p in img.as_raw().chunks_exact(3) {
+            let colour = packed(p);
+            if colour != last.0 {
+                last = (colour, shades.number(colour));
+            }
+            shades.counts[last.1 as usize] += 1;
+            numbers.push(last.1);
+        }
+        (shades, numbers)
+    }
+
+    /// The number of shade `colour`, a new one if it was not met before.
+    fn number(&mut self, colour: u32) -> u32 {
+        if self.colours.len() * 2 >= self.table.len() {
+            self.table = vec![Shades::EMPTY; self.table.len() * 2];
+            for n in 0..self.colours.len() {
+                let at = self.free_slot(self.colours[n]);
+                self.table[at] = n as u32;
+            }
+        }
+        let mask = self.table.len() - 1;
+        let mut at = self.home(colour);
+        loop {
+            match self.table[at] {
+                Shades::EMPTY => {
+                    let n = self.colours.len() as u32;
+                    self.table[at] = n;
+                    self.colours.push(colour);
+                    self.counts.push(0);
+                    return n;
+                }
+                n if self.colours[n as usize] == colour => return n,
+                _ => at = (at + 1) & mask,
+            }
+        }
+    }
+
+    /// Where a colour known to be absent goes.
+    fn free_slot(&self, colour: u32) -> usize {
+        let mask = self.table.len() - 1;
+        let mut at = self.home(colour);
+        while self.table[at] != Shades::EMPTY {
+            at = (at + 1) & mask;
+        }
+        at
+    }
+
+    #[inline]
+    fn home(&self, colour: u32) -> usize {
+        // Fibonacci hashing: the top bits of the product, as many as the table has slots.
+        let bits = self.table.len().trailing_zeros();
+        (colour.wrapping_mul(0x9E37_79B1) >> (32 - bits)) as usize
+    }
+}
+
 /// An image as palette indices, with its palette (a board PNG an eighth of its RGB size, a
 /// third of its bytes): every colour the renderer paints on purpose keeps its exact value
 /// (`palette::painted`), the commonest of the remaining shades (the anti-aliased edges between
 /// them) fill the palette up, and any other shade is drawn as its nearest. A board holds about
 /// 1,300 shades, most of them a few pixels of an edge, so the picture looks the same.
 fn indexed(img: &RgbImage) -> (Vec<u8>, Vec<Rgb8>) {
-    // Every shade with its number of pixels, counted run by run (a board is mostly long runs
-    // of one colour) and kept sorted by colour, so that a shade is found by binary search.
-    let mut runs: Vec<(Rgb8, u32)> = Vec::new();
-    for p in img.pixels() {
-        match runs.last_mut() {
-            Some((colour, n)) if *colour == p.0 => *n += 1,
-            _ => runs.push((p.0, 1)),
-        }
-    }
-    runs.sort_unstable_by_key(|r| r.0);
-    let mut shades: Vec<(Rgb8, u32)> = Vec::new();
-    for (colour, n) in runs {
-        match shades.last_mut() {
-            Some((c, total)) if *c == colour => *total += n,
-            _ => shades.push((colour, n)),
-        }
-    }
+    let (counted, numbers) = Shades::count(img);
+    // Every shade with its number of pixels, sorted by colour, so that a shade is found by
+    // binary search and the palette never depends on where in the picture a shade was met.
+    let mut by_colour: Vec<u32> = (0..counted.colours.len() as u32).collect();
+    by_colour.sort_unstable_by_key(|&n| counted.colours[n as usize]);
+    let shades: Vec<(Rgb8, u32)> = by_colour
+        .iter()
+        .map(|&n| {
+            let c = counted.colours[n as usize];
+            (
+                [(c >> 16) as u8, (c >> 8) as u8, c as u8],
+                counted.counts[n as usize],
+            )
+        })
+        .collect();
     let find = |colour: Rgb8| shades.binary_search_by_key(&colour, |s| s.0).ok();
     let mut chosen = vec![false; shades.len()];
     // For a shade left out of the palette, the colour it is drawn as.
@@ -425,17 +507,14 @@ fn indexed(img: &RgbImage) -> (Vec<u8>, Vec<Rgb8>) {
             }) as u8
         })
         .collect();
-    let mut last: Option<(Rgb8, u8)> = None;
-    let indices = img
-        .pixels()
-        .map(|p| match last {
-            Some((colour, index)) if colour == p.0 => index,
-            _ => {
-                let index = find(p.0).map_or(0, |i| index_of[i]);
-                last = Some((p.0, index));
-                index
-            }
-        })
+    // Each shade number's index, then each pixel's.
+    let mut index_by_number = vec![0u8; by_colour.len()];
+    for (&n, &index) in by_colour.iter().zip(&index_of) {
+        index_by_number[n as usize] = index;
+    }
+    let indices = numbers
+        .iter()
+        .map(|&n| index_by_number[n as usize])
         .collect();
     (indices, colours)
 }

@@ -28,6 +28,8 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use bot::discord::serenity;
+
+use crate::discord_contract;
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, Notify};
 
@@ -220,6 +222,9 @@ struct World {
     buffered: Vec<Value>,
     /// The gateway intents of the last IDENTIFY.
     intents: Option<u64>,
+    /// REST exchanges held to Discord's OpenAPI document, and what they broke.
+    exchanges_checked: usize,
+    mismatches: Vec<String>,
 }
 
 struct Shared {
@@ -236,8 +241,29 @@ pub struct FakeDiscord {
 }
 
 impl Drop for FakeDiscord {
+    /// Stops the server, says how many exchanges were held to Discord's document, and fails
+    /// the test that broke it.
     fn drop(&mut self) {
         self.server.abort();
+        let (checked, mismatches) = {
+            let world = self.world();
+            (world.exchanges_checked, world.mismatches.clone())
+        };
+        // Straight to the process's stderr, past the test harness's capture, so the suite's
+        // output shows the count of every test.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "fake Discord: {checked} REST exchanges checked against Discord's OpenAPI document, \
+             {} mismatches",
+            mismatches.len()
+        );
+        if !mismatches.is_empty() && !std::thread::panicking() {
+            panic!(
+                "the exchanges broke Discord's published contract:\n{}",
+                mismatches.join("\n")
+            );
+        }
     }
 }
 
@@ -257,8 +283,55 @@ fn snowflake_time() -> String {
 fn user_json(id: u64, name: &str, bot: bool) -> Value {
     json!({
         "id": id.to_string(), "username": name, "global_name": name, "discriminator": "0",
-        "avatar": null, "bot": bot,
+        "avatar": null, "bot": bot, "public_flags": 0, "flags": 0, "primary_guild": null,
     })
+}
+
+/// `value` without its null fields, as Discord leaves out what is not set.
+fn without_nulls(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k.clone(), without_nulls(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(without_nulls).collect()),
+        other => other.clone(),
+    }
+}
+
+/// A message's components as Discord answers them: each numbered (`id`), depth first from 1,
+/// where the sender gave no number.
+fn numbered_components(components: &Value) -> Value {
+    fn number(component: &mut Value, next: &mut u64) {
+        if component.get("id").is_none_or(Value::is_null) {
+            component["id"] = json!(*next);
+        }
+        *next += 1;
+        // A select menu is answered with its bounds, Discord's defaults where none were sent.
+        if component["type"] == json!(3) {
+            for bound in ["min_values", "max_values"] {
+                if component.get(bound).is_none() {
+                    component[bound] = json!(1);
+                }
+            }
+        }
+        if let Some(children) = component
+            .get_mut("components")
+            .and_then(Value::as_array_mut)
+        {
+            for child in children {
+                number(child, next);
+            }
+        }
+    }
+    let mut out = without_nulls(components);
+    let mut next = 1;
+    for component in out.as_array_mut().into_iter().flatten() {
+        number(component, &mut next);
+    }
+    out
 }
 
 impl FakeDiscord {
@@ -974,9 +1047,21 @@ async fn rest(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let body = axum::body::to_bytes(request.into_body(), 64 << 20)
         .await
         .unwrap_or_default();
+    let multipart = headers
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("multipart/form-data"));
     let (json, parts) = read_body(&headers, body).await;
+    let request_mismatches = discord_contract::contract().check_request(
+        method.as_str(),
+        &path,
+        multipart,
+        json.as_ref(),
+    );
     let fault = {
         let mut world = shared.world.lock().unwrap();
+        world.exchanges_checked += 1;
+        world.mismatches.extend(request_mismatches);
         world.requests.push(Recorded {
             method: method.to_string(),
             path: path.clone(),
@@ -1001,7 +1086,9 @@ async fn rest(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     };
     shared.changed.notify_waiters();
     if let Some(fault) = fault {
-        return match fault {
+        // Discord failing (a server error, an answer that never comes) is not in its document.
+        let outage = matches!(fault, Fault::ServerError | Fault::Hang | Fault::AnswerLost);
+        let response = match fault {
             Fault::DirectMessagesClosed => error(
                 StatusCode::FORBIDDEN,
                 50007,
@@ -1041,10 +1128,37 @@ async fn rest(State(shared): State<Arc<Shared>>, request: Request) -> Response {
                 )
             }
         };
+        return if outage {
+            response
+        } else {
+            held_to_contract(&shared, &method, &path, response).await
+        };
     }
     let response = route(&shared, &method, &path, json, parts);
     shared.changed.notify_waiters();
-    response
+    held_to_contract(&shared, &method, &path, response).await
+}
+
+/// Checks an answer of the fake against Discord's document before it goes out.
+async fn held_to_contract(
+    shared: &Shared,
+    method: &Method,
+    path: &str,
+    response: Response,
+) -> Response {
+    let (head, body) = response.into_parts();
+    let bytes = axum::body::to_bytes(body, 64 << 20)
+        .await
+        .unwrap_or_default();
+    let json: Option<Value> = serde_json::from_slice(&bytes).ok();
+    let found = discord_contract::contract().check_response(
+        method.as_str(),
+        path,
+        head.status.as_u16(),
+        json.as_ref(),
+    );
+    shared.world.lock().unwrap().mismatches.extend(found);
+    Response::from_parts(head, axum::body::Body::from(bytes))
 }
 
 async fn read_body(headers: &HeaderMap, body: Bytes) -> (Option<Value>, Vec<Part>) {
@@ -1102,8 +1216,13 @@ fn route(
                 "application",
                 json!({
                     "id": APPLICATION.to_string(), "name": "Rookery", "icon": null, "description": "",
-                    "bot_public": true, "bot_require_code_grant": false, "verify_key": "0",
-                    "flags": 0, "owner": user_json(1, "owner", false),
+                    "type": null, "bot_public": true, "bot_require_code_grant": false,
+                    "verify_key": "0", "flags": 0, "flags_new": "0", "redirect_uris": [],
+                    "interactions_endpoint_url": null, "role_connections_verification_url": null,
+                    "owner": user_json(1, "owner", false), "approximate_guild_count": 1,
+                    "approximate_user_install_count": 0, "approximate_user_authorization_count": 0,
+                    "explicit_content_filter": 0, "team": null,
+                    "eligible_oauth2_scopes": ["bot", "applications.commands"],
                 }),
             ))
         }
@@ -1243,7 +1362,7 @@ fn route(
             world.next_id += 1;
             let id = world.next_id;
             world.channels.insert(id, ChannelKind::Thread { parent });
-            ok(thread_value(id, parent, &body))
+            created(thread_value(id, parent, &body))
         }
         ("POST", ["channels", channel, "messages", message, "threads"]) => {
             let (Ok(parent), Ok(message)) = (channel.parse::<u64>(), message.parse::<u64>()) else {
@@ -1266,7 +1385,7 @@ fn route(
             world
                 .channels
                 .insert(message, ChannelKind::Thread { parent });
-            ok(thread_value(message, parent, &body))
+            created(thread_value(message, parent, &body))
         }
         ("POST", ["users", "@me", "channels"]) => {
             let Some(user) = body["recipient_id"]
@@ -1293,7 +1412,7 @@ fn route(
                 .unwrap_or_else(|| "someone".into());
             ok(checked::<serenity::PrivateChannel>(
                 "DM channel",
-                json!({"id": id.to_string(), "type": 1, "last_message_id": null,
+                json!({"id": id.to_string(), "type": 1, "last_message_id": null, "flags": 0,
                        "recipients": [user_json(user, &name, false)]}),
             ))
         }
@@ -1408,6 +1527,11 @@ fn ok(body: Value) -> Response {
     (StatusCode::OK, axum::Json(body)).into_response()
 }
 
+/// Discord's answer to a request that made something (a thread).
+fn created(body: Value) -> Response {
+    (StatusCode::CREATED, axum::Json(body)).into_response()
+}
+
 fn registered_commands(world: &mut World, body: &Value, guild: Option<&str>) -> Vec<Value> {
     let mut out = Vec::new();
     for command in body.as_array().into_iter().flatten() {
@@ -1423,6 +1547,11 @@ fn registered_commands(world: &mut World, body: &Value, guild: Option<&str>) -> 
             .unwrap_or(Value::Null);
         if let Some(g) = guild {
             c["guild_id"] = json!(g);
+        }
+        // Discord leaves out unset fields, but always says who may use the command.
+        let mut c = without_nulls(&c);
+        if c.get("default_member_permissions").is_none() {
+            c["default_member_permissions"] = Value::Null;
         }
         out.push(checked::<serenity::Command>("command", c));
     }
@@ -1476,10 +1605,18 @@ fn message_value(shared: &Shared, m: &Posted) -> Value {
             "author": user_json(APPLICATION, "Rookery", true), "content": m.content,
             "timestamp": snowflake_time(), "edited_timestamp": null, "tts": false,
             "mention_everyone": false, "mentions": [], "mention_roles": [],
-            "attachments": attachments, "embeds": [], "pinned": false, "type": 0,
-            "components": m.components, "nonce": m.nonce,
+            "attachments": attachments, "embeds": [], "pinned": false, "type": 0, "flags": 0,
+            "components": numbered_components(&m.components), "nonce": m.nonce,
         }),
     )
+    .as_object()
+    .map(|m| {
+        // Discord leaves out a message's nonce when none was sent.
+        let mut m = m.clone();
+        m.retain(|k, v| k != "nonce" || !v.is_null());
+        Value::Object(m)
+    })
+    .unwrap_or_default()
 }
 
 fn thread_value(id: u64, parent: u64, body: &Value) -> Value {
@@ -1489,6 +1626,7 @@ fn thread_value(id: u64, parent: u64, body: &Value) -> Value {
             "id": id.to_string(), "type": 11, "guild_id": GUILD.to_string(),
             "parent_id": parent.to_string(), "name": body["name"].as_str().unwrap_or("thread"),
             "owner_id": APPLICATION.to_string(), "position": 0, "permission_overwrites": [],
+            "flags": 0, "total_message_sent": 0,
             "nsfw": false, "rate_limit_per_user": 0, "last_message_id": null,
             "thread_metadata": {
                 "archived": false, "auto_archive_duration": body["auto_archive_duration"].as_u64().unwrap_or(10080),

@@ -304,5 +304,6 @@ pub fn parse_duration(text: &str) -> i64 {
     }
 }
 
+pub mod discord_contract;
 pub mod fake_discord;
 pub mod reference;
