@@ -260,20 +260,27 @@ pub fn encode(img: &RgbImage) -> Result<Vec<u8>, RenderError> {
         img,
         &indices,
         &colours,
-        png::Compression::Fast,
+        png::DeflateCompression::FdeflateUltraFast,
         png::Filter::Adaptive,
     )?;
     if fast.len() <= PNG_BUDGET {
         return Ok(fast);
     }
-    // The busiest boards (Trimens' 258 numbered triangles) take the slower, tighter compressor.
-    write_indexed(
-        img,
-        &indices,
-        &colours,
-        png::Compression::Balanced,
-        png::Filter::NoFilter,
-    )
+    // The busiest boards (Trimens' 258 numbered triangles) take a slower, tighter compressor:
+    // a middle level first (half the time of the default, enough for all but the very busiest).
+    for level in [3, 6] {
+        let tighter = write_indexed(
+            img,
+            &indices,
+            &colours,
+            png::DeflateCompression::Level(level),
+            png::Filter::NoFilter,
+        )?;
+        if tighter.len() <= PNG_BUDGET || level == 6 {
+            return Ok(tighter);
+        }
+    }
+    unreachable!("the last level returns")
 }
 
 /// What a board image may weigh: one is posted after every move.
@@ -284,7 +291,7 @@ fn write_indexed(
     img: &RgbImage,
     indices: &[u8],
     colours: &[Rgb8],
-    compression: png::Compression,
+    compression: png::DeflateCompression,
     filter: png::Filter,
 ) -> Result<Vec<u8>, RenderError> {
     let mut out = Vec::with_capacity(PNG_BUDGET);
@@ -293,7 +300,7 @@ fn write_indexed(
         encoder.set_color(png::ColorType::Indexed);
         encoder.set_depth(png::BitDepth::Eight);
         encoder.set_palette(colours.concat());
-        encoder.set_compression(compression);
+        encoder.set_deflate_compression(compression);
         encoder.set_filter(filter);
         let mut writer = encoder
             .write_header()
@@ -324,6 +331,48 @@ fn packed(p: &[u8]) -> u32 {
     u32::from(p[0]) << 16 | u32::from(p[1]) << 8 | u32::from(p[2])
 }
 
+/// The shades not (yet) in the palette, as columns: each shade's number among the sorted
+/// shades, its colour, its distance to the nearest colour chosen and that colour, packed.
+#[derive(Default)]
+struct LeftShades {
+    shade: Vec<usize>,
+    red: Vec<i32>,
+    green: Vec<i32>,
+    blue: Vec<i32>,
+    distance: Vec<i32>,
+    nearest: Vec<u32>,
+}
+
+impl LeftShades {
+    fn push(&mut self, shade: usize, colour: Rgb8, distance: i32, nearest: Rgb8) {
+        self.shade.push(shade);
+        self.red.push(i32::from(colour[0]));
+        self.green.push(i32::from(colour[1]));
+        self.blue.push(i32::from(colour[2]));
+        self.distance.push(distance);
+        self.nearest.push(packed(&nearest));
+    }
+
+    /// Takes shade `at` out (the last one takes its place), giving its number and colour.
+    fn swap_remove(&mut self, at: usize) -> (usize, Rgb8) {
+        let colour = [
+            self.red.swap_remove(at) as u8,
+            self.green.swap_remove(at) as u8,
+            self.blue.swap_remove(at) as u8,
+        ];
+        self.distance.swap_remove(at);
+        self.nearest.swap_remove(at);
+        (self.shade.swap_remove(at), colour)
+    }
+}
+
+/// An image as runs of one shade (shade number, length), row by row; rows the same as the
+/// row above share its runs.
+struct ImageRuns {
+    runs: Vec<(u32, u32)>,
+    rows: Vec<std::ops::Range<usize>>,
+}
+
 /// The shades of one image in the order first met, each with its number of pixels, found by
 /// packed colour in an open-addressing table. A board holds one to two thousand shades in half
 /// a million pixels, mostly in long runs, so a pixel costs a comparison with the one before it
@@ -338,24 +387,53 @@ struct Shades {
 impl Shades {
     const EMPTY: u32 = u32::MAX;
 
-    /// Counts the shades of `img`, and gives each pixel's shade number.
-    fn count(img: &RgbImage) -> (Shades, Vec<u32>) {
+    /// Counts the shades of `img`, and gives each row as runs of one shade: a row the same
+    /// as the row above (most rows of a board: inside a square, the same colours repeat row
+    /// after row) is only compared, its runs shared with that row.
+    fn count(img: &RgbImage) -> (Shades, ImageRuns) {
         let mut shades = Shades {
             table: vec![Shades::EMPTY; 4096],
             colours: Vec::new(),
             counts: Vec::new(),
         };
-        let mut numbers = Vec::with_capacity(img.as_raw().len() / 3);
-        let mut last = (Shades::EMPTY, 0);
-        for p in img.as_raw().chunks_exact(3) {
-            let colour = packed(p);
-            if colour != last.0 {
-                last = (colour, shades.number(colour));
+        let stride = img.width() as usize * 3;
+        let raw = img.as_raw();
+        let mut runs = ImageRuns {
+            runs: Vec::new(),
+            rows: Vec::with_capacity(img.height() as usize),
+        };
+        let mut above: Option<&[u8]> = None;
+        for row in raw.chunks_exact(stride.max(1)) {
+            if above == Some(row) {
+                let same = runs.rows.last().cloned().unwrap_or(0..0);
+                for &(n, length) in &runs.runs[same.clone()] {
+                    shades.counts[n as usize] += length;
+                }
+                runs.rows.push(same);
+                continue;
             }
-            shades.counts[last.1 as usize] += 1;
-            numbers.push(last.1);
+            let first = runs.runs.len();
+            let mut last = (Shades::EMPTY, 0, 0u32);
+            for p in row.chunks_exact(3) {
+                let colour = packed(p);
+                if colour == last.0 {
+                    last.2 += 1;
+                } else {
+                    if last.2 > 0 {
+                        runs.runs.push((last.1, last.2));
+                        shades.counts[last.1 as usize] += last.2;
+                    }
+                    last = (colour, shades.number(colour), 1);
+                }
+            }
+            if last.2 > 0 {
+                runs.runs.push((last.1, last.2));
+                shades.counts[last.1 as usize] += last.2;
+            }
+            runs.rows.push(first..runs.runs.len());
+            above = Some(row);
         }
-        (shades, numbers)
+        (shades, runs)
     }
 
     /// The number of shade `colour`, a new one if it was not met before.
@@ -408,7 +486,7 @@ impl Shades {
 /// them) fill the palette up, and any other shade is drawn as its nearest. A board holds about
 /// 1,300 shades, most of them a few pixels of an edge, so the picture looks the same.
 fn indexed(img: &RgbImage) -> (Vec<u8>, Vec<Rgb8>) {
-    let (counted, numbers) = Shades::count(img);
+    let (counted, image_runs) = Shades::count(img);
     // Every shade with its number of pixels, sorted by colour, so that a shade is found by
     // binary search and the palette never depends on where in the picture a shade was met.
     let mut by_colour: Vec<u32> = (0..counted.colours.len() as u32).collect();
@@ -453,44 +531,56 @@ fn indexed(img: &RgbImage) -> (Vec<u8>, Vec<Rgb8>) {
             colours.push(shades[i].0);
         }
         // The last places go to the shades worst served so far, one at a time (the farthest
-        // from every colour chosen): no rare edge is drawn far off its colour.
-        // Each left shade with its nearest chosen colour and the distance to it.
-        let nearest = |c: Rgb8, among: &[Rgb8]| -> (i32, Rgb8) {
-            among
+        // from every colour chosen): no rare edge is drawn far off its colour. The shades left
+        // are kept as columns (red, green, blue, distance to the nearest colour chosen, that
+        // colour packed), so that the distances are computed many at a time.
+        let mut left = LeftShades::default();
+        let chosen_columns: [Vec<i32>; 3] =
+            std::array::from_fn(|c| colours.iter().map(|p| i32::from(p[c])).collect());
+        let mut to_chosen = vec![0i32; colours.len()];
+        for &i in &rest[common..] {
+            let c = shades[i].0;
+            for (k, d) in to_chosen.iter_mut().enumerate() {
+                let dr = chosen_columns[0][k] - i32::from(c[0]);
+                let dg = chosen_columns[1][k] - i32::from(c[1]);
+                let db = chosen_columns[2][k] - i32::from(c[2]);
+                *d = dr * dr + dg * dg + db * db;
+            }
+            // The nearest, the lowest colour among equally near ones.
+            let best = to_chosen.iter().copied().min().unwrap_or(i32::MAX);
+            let nearest = colours
                 .iter()
-                .map(|&p| (distance(p, c), p))
+                .zip(&to_chosen)
+                .filter(|(_, &d)| d == best)
+                .map(|(&p, _)| p)
                 .min()
-                .unwrap_or((i32::MAX, c))
-        };
-        let mut left: Vec<(usize, i32, Rgb8)> = rest[common..]
-            .iter()
-            .map(|&i| {
-                let (d, p) = nearest(shades[i].0, &colours);
-                (i, d, p)
-            })
-            .collect();
-        while colours.len() < PALETTE_SIZE {
-            let Some((at, _)) = left
-                .iter()
-                .enumerate()
-                .max_by_key(|(at, (_, d, _))| (*d, std::cmp::Reverse(*at)))
-            else {
-                break;
-            };
-            let (i, _, _) = left.swap_remove(at);
-            let picked = shades[i].0;
+                .unwrap_or(c);
+            left.push(i, c, best, nearest);
+        }
+        while colours.len() < PALETTE_SIZE && !left.shade.is_empty() {
+            // The farthest, the first of equally far ones.
+            let mut at = 0;
+            for (j, &d) in left.distance.iter().enumerate() {
+                if d > left.distance[at] {
+                    at = j;
+                }
+            }
+            let (_, picked) = left.swap_remove(at);
             colours.push(picked);
-            for (j, d, p) in &mut left {
-                let to_picked = distance(picked, shades[*j].0);
-                if to_picked < *d {
-                    *d = to_picked;
-                    *p = picked;
+            let packed_pick = packed(&picked);
+            let [pr, pg, pb] = picked.map(i32::from);
+            for j in 0..left.shade.len() {
+                let (dr, dg, db) = (left.red[j] - pr, left.green[j] - pg, left.blue[j] - pb);
+                let to_picked = dr * dr + dg * dg + db * db;
+                if to_picked < left.distance[j] {
+                    left.distance[j] = to_picked;
+                    left.nearest[j] = packed_pick;
                 }
             }
         }
         // The shades left out are drawn as the colour found nearest on the way.
-        for (i, _, p) in left {
-            substitute[i] = Some(p);
+        for (&i, &p) in left.shade.iter().zip(&left.nearest) {
+            substitute[i] = Some([(p >> 16) as u8, (p >> 8) as u8, p as u8]);
         }
     }
     colours.sort_unstable();
@@ -507,15 +597,21 @@ fn indexed(img: &RgbImage) -> (Vec<u8>, Vec<Rgb8>) {
             }) as u8
         })
         .collect();
-    // Each shade number's index, then each pixel's.
+    // Each shade number's index, then each pixel's, run by run.
     let mut index_by_number = vec![0u8; by_colour.len()];
     for (&n, &index) in by_colour.iter().zip(&index_of) {
         index_by_number[n as usize] = index;
     }
-    let indices = numbers
-        .iter()
-        .map(|&n| index_by_number[n as usize])
-        .collect();
+    let width = img.width() as usize;
+    let mut indices = vec![0u8; width * img.height() as usize];
+    for (row, runs) in indices.chunks_exact_mut(width.max(1)).zip(&image_runs.rows) {
+        let mut at = 0;
+        for &(n, length) in &image_runs.runs[runs.clone()] {
+            let end = at + length as usize;
+            row[at..end].fill(index_by_number[n as usize]);
+            at = end;
+        }
+    }
     (indices, colours)
 }
 
