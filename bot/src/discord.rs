@@ -215,14 +215,19 @@ pub async fn run_with(
         })
         .build();
     let intents = serenity::GatewayIntents::non_privileged();
+    let resume_url = ResumeUrl::default();
     // Building the client asks Discord for the gateway's address; it must not hang either.
     let mut client = tokio::time::timeout(
         START_TIMEOUT,
-        serenity::ClientBuilder::new_with_http(http, intents).framework(framework),
+        serenity::ClientBuilder::new_with_http(http, intents)
+            .framework(framework)
+            .event_handler(resume_url.clone()),
     )
     .await
     .map_err(|_| format!("Discord gave no gateway address within {START_TIMEOUT:?}"))?
     .map_err(|e| format!("could not start the Discord client: {e}"))?;
+    // Set before the first connection, so the first READY already finds it.
+    let _ = resume_url.gateway.set(client.ws_url.clone());
     let workers = Workers::spawn(
         service.clone(),
         client.http.clone(),
@@ -230,7 +235,7 @@ pub async fn run_with(
     );
     let shards = client.shard_manager.clone();
     let result = tokio::select! {
-        result = client.start() => result.map_err(|e| format!("Discord client stopped: {e}")),
+        result = client.start() => result.map_err(|e| gateway_failure(&e, intents)),
         () = stop => {
             tracing::info!("stopping");
             shards.shutdown_all().await;
@@ -255,6 +260,11 @@ where
     loop {
         let failure = match tokio::time::timeout(START_TIMEOUT, call()).await {
             Ok(Ok(value)) => return Ok(value),
+            Ok(Err(e)) if unauthorised(&e) => {
+                return Err(bad_token(&format!(
+                    "401 Unauthorized when trying to {what}"
+                )))
+            }
             Ok(Err(e)) if !passing(&e) => return Err(format!("could not {what}: {e}")),
             Ok(Err(e)) => e.to_string(),
             Err(_) => format!("no answer within {START_TIMEOUT:?}"),
@@ -271,6 +281,161 @@ where
 
 /// The longest a start-up request may take (serenity's own client waits for ever).
 const START_TIMEOUT: Duration = Duration::from_secs(10);
+
+// ---- the gateway: where to resume, and the refusals an admin must act on -----------------------
+
+/// Points serenity's gateway address at READY's `resume_gateway_url`. Discord asks that a
+/// dropped session be resumed there; serenity 0.12 keeps one address for every connection and
+/// never reads that field, so without this every resume would go back to the first address.
+#[derive(Clone, Default)]
+struct ResumeUrl {
+    /// The client's gateway address, shared with its shards; set once the client is built.
+    gateway: Arc<std::sync::OnceLock<Arc<tokio::sync::Mutex<String>>>>,
+}
+
+#[serenity::async_trait]
+impl serenity::EventHandler for ResumeUrl {
+    async fn ready(&self, _ctx: serenity::Context, ready: serenity::Ready) {
+        if let Some(gateway) = self.gateway.get() {
+            tracing::debug!(url = %ready.resume_gateway_url, "resuming there after a drop");
+            *gateway.lock().await = ready.resume_gateway_url;
+        }
+    }
+}
+
+/// Why the gateway stopped, in words the bot's admin can act on. Discord closes the connection
+/// for a wrong token (4004) or intents the application may not use (4014, 4013); reconnecting
+/// cannot help, so serenity gives up and Rookery stops (exit status 2) with what to do.
+fn gateway_failure(error: &serenity::Error, intents: serenity::GatewayIntents) -> String {
+    match error {
+        serenity::Error::Gateway(serenity::GatewayError::InvalidAuthentication) => {
+            bad_token("gateway close code 4004, authentication failed")
+        }
+        serenity::Error::Gateway(serenity::GatewayError::DisallowedGatewayIntents) => {
+            disallowed_intents(intents)
+        }
+        serenity::Error::Gateway(serenity::GatewayError::InvalidGatewayIntents) => format!(
+            "Discord does not know the gateway intents Rookery asks for (close code 4013, \
+             invalid intents: {}); this is a fault in Rookery, not in the bot's settings: \
+             please report it",
+            intent_names(intents)
+        ),
+        other => format!("Discord client stopped: {other}"),
+    }
+}
+
+/// What to do about a token Discord refuses (`sign` says how it refused).
+fn bad_token(sign: &str) -> String {
+    format!(
+        "Discord refused the bot token ({sign}): reset the token on your application's Bot \
+         page in the Discord Developer Portal, copy it, set DISCORD_TOKEN (or --token) to it \
+         and start Rookery again"
+    )
+}
+
+/// The Developer Portal's name for each privileged intent (Bot > Privileged Gateway Intents).
+const PRIVILEGED_INTENTS: [(serenity::GatewayIntents, &str); 3] = [
+    (serenity::GatewayIntents::GUILD_PRESENCES, "Presence Intent"),
+    (
+        serenity::GatewayIntents::GUILD_MEMBERS,
+        "Server Members Intent",
+    ),
+    (
+        serenity::GatewayIntents::MESSAGE_CONTENT,
+        "Message Content Intent",
+    ),
+];
+
+/// What to do when Discord refuses `intents` (close code 4014). Discord's close frame does not
+/// say which intent it refused: the privileged ones asked for are named, or, if there are none
+/// (Rookery asks for none today), every intent asked for.
+fn disallowed_intents(intents: serenity::GatewayIntents) -> String {
+    let privileged: Vec<&str> = PRIVILEGED_INTENTS
+        .iter()
+        .filter(|(intent, _)| intents.contains(*intent))
+        .map(|(_, name)| *name)
+        .collect();
+    if privileged.is_empty() {
+        format!(
+            "Discord refused the gateway intents Rookery asks for (close code 4014, disallowed \
+             intents), though none of them is privileged ({}): if Discord now counts one of \
+             them as privileged, enable it in the Discord Developer Portal under your \
+             application's Bot > Privileged Gateway Intents and start Rookery again",
+            intent_names(intents)
+        )
+    } else {
+        format!(
+            "Discord refused the privileged gateway intents Rookery asks for (close code 4014, \
+             disallowed intents): enable {} in the Discord Developer Portal under your \
+             application's Bot > Privileged Gateway Intents and start Rookery again",
+            privileged.join(" and ")
+        )
+    }
+}
+
+/// The names of `intents`, as Discord's documentation spells them.
+fn intent_names(intents: serenity::GatewayIntents) -> String {
+    intents
+        .iter_names()
+        .map(|(name, _)| name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Whether Discord refused a request's token (401): it was reset or copied wrongly.
+fn unauthorised(error: &serenity::Error) -> bool {
+    matches!(error,
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) if r.status_code.as_u16() == 401)
+}
+
+#[cfg(test)]
+mod gateway_tests {
+    use super::*;
+
+    #[test]
+    fn refusals_say_what_to_do() {
+        let refused = |error| {
+            gateway_failure(
+                &serenity::Error::Gateway(error),
+                serenity::GatewayIntents::non_privileged(),
+            )
+        };
+        let token = refused(serenity::GatewayError::InvalidAuthentication);
+        assert!(
+            token.contains("4004") && token.contains("DISCORD_TOKEN"),
+            "{token}"
+        );
+        assert!(token.contains("Developer Portal"), "{token}");
+
+        // Rookery asks for no privileged intent: the message says so and lists what it asks.
+        let intents = refused(serenity::GatewayError::DisallowedGatewayIntents);
+        assert!(
+            intents.contains("4014") && intents.contains("none of them is privileged"),
+            "{intents}"
+        );
+        assert!(
+            intents.contains("GUILD_MESSAGES") && !intents.contains("MESSAGE_CONTENT"),
+            "{intents}"
+        );
+        assert!(
+            intents.contains("Bot > Privileged Gateway Intents"),
+            "{intents}"
+        );
+
+        // Were one asked for, it is named as the Developer Portal names it.
+        let asked = serenity::GatewayIntents::non_privileged()
+            | serenity::GatewayIntents::MESSAGE_CONTENT
+            | serenity::GatewayIntents::GUILD_MEMBERS;
+        let named = disallowed_intents(asked);
+        assert!(
+            named.contains("enable Server Members Intent and Message Content Intent in the Discord Developer Portal"),
+            "{named}"
+        );
+
+        let other = refused(serenity::GatewayError::ReconnectFailure);
+        assert!(other.starts_with("Discord client stopped"), "{other}");
+    }
+}
 
 /// Whether a failed request may succeed if tried again: rate limits, Discord's own errors and
 /// lost connections; not refusals.

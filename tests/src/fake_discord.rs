@@ -164,6 +164,8 @@ pub enum Fault {
     Hang,
     /// Do what was asked, then answer 500 as if the answer were lost on the way back.
     AnswerLost,
+    /// 401: the token is wrong (reset in the Developer Portal).
+    Unauthorized,
 }
 
 /// Which requests a fault hits.
@@ -225,6 +227,17 @@ struct World {
     /// REST exchanges held to Discord's OpenAPI document, and what they broke.
     exchanges_checked: usize,
     mismatches: Vec<String>,
+    // ---- the gateway's behaviours a test can ask for ----
+    /// The HELLO interval for connections from now on, where a test set one.
+    heartbeat_interval: Option<u64>,
+    /// A zombied connection: its heartbeats arrive but are never acknowledged.
+    unacknowledged: Option<mpsc::UnboundedSender<GatewayOrder>>,
+    /// Every IDENTIFY is answered by closing with this code instead of READY.
+    refuse_identify: Option<u16>,
+    /// The path each IDENTIFY came in on, in order.
+    identified_at: Vec<&'static str>,
+    /// The path each RESUME came in on, in order.
+    resumed_at: Vec<&'static str>,
 }
 
 struct Shared {
@@ -351,7 +364,8 @@ impl FakeDiscord {
             heartbeat_ms: 1_000,
         });
         let app = Router::new()
-            .route("/gateway", axum::routing::get(gateway))
+            .route(GATEWAY_PATH, axum::routing::get(gateway))
+            .route(RESUME_GATEWAY_PATH, axum::routing::get(resume_gateway))
             .fallback(rest)
             .with_state(shared.clone());
         let server = tokio::spawn(async move {
@@ -588,6 +602,38 @@ impl FakeDiscord {
         if let Some(c) = self.world().connection.as_ref() {
             let _ = c.send(GatewayOrder::Send(payload));
         }
+    }
+
+    /// Sets the heartbeat interval that HELLO gives the connections made from now on (one
+    /// second unless set; Discord's is about 41 seconds).
+    pub fn set_heartbeat_interval(&self, interval: Duration) {
+        self.world().heartbeat_interval =
+            Some(u64::try_from(interval.as_millis()).unwrap_or(u64::MAX));
+    }
+
+    /// Sends op 1: Discord asks for a heartbeat now, without waiting for the interval.
+    pub fn ask_heartbeat(&self) {
+        self.send_op(json!({"op": 1, "d": null}));
+    }
+
+    /// Stops acknowledging the current connection's heartbeats: they arrive, but no op 11 goes
+    /// back, as on a zombied connection. A new connection is acknowledged again.
+    pub fn stop_acknowledging(&self) {
+        let mut world = self.world();
+        world.unacknowledged = world.connection.clone();
+    }
+
+    /// Answers every IDENTIFY from now on by closing the connection with `code` (4004: the
+    /// token is wrong; 4014: an intent the application may not use).
+    pub fn refuse_identify(&self, code: u16) {
+        self.world().refuse_identify = Some(code);
+    }
+
+    /// The paths the IDENTIFYs and the RESUMEs came in on, each in order:
+    /// [`GATEWAY_PATH`] or [`RESUME_GATEWAY_PATH`].
+    pub fn gateway_paths(&self) -> (Vec<&'static str>, Vec<&'static str>) {
+        let world = self.world();
+        (world.identified_at.clone(), world.resumed_at.clone())
     }
 
     // ---- interactions a user makes ------------------------------------------------------------
@@ -890,13 +936,30 @@ fn option_type(value: &Value) -> u8 {
 
 // ---- the gateway websocket ----------------------------------------------------------------------
 
+/// Where the gateway is first reached: the URL `GET /gateway/bot` gives.
+pub const GATEWAY_PATH: &str = "/gateway";
+/// Where READY's `resume_gateway_url` points: like Discord, another address than the first,
+/// where a dropped session is to be resumed.
+pub const RESUME_GATEWAY_PATH: &str = "/gateway-resume";
+
 async fn gateway(State(shared): State<Arc<Shared>>, upgrade: WebSocketUpgrade) -> Response {
-    upgrade.on_upgrade(move |socket| connection(shared, socket))
+    upgrade.on_upgrade(move |socket| connection(shared, socket, GATEWAY_PATH))
 }
 
-async fn connection(shared: Arc<Shared>, mut socket: WebSocket) {
+async fn resume_gateway(State(shared): State<Arc<Shared>>, upgrade: WebSocketUpgrade) -> Response {
+    upgrade.on_upgrade(move |socket| connection(shared, socket, RESUME_GATEWAY_PATH))
+}
+
+/// One gateway connection, made at `path`.
+async fn connection(shared: Arc<Shared>, mut socket: WebSocket, path: &'static str) {
     let (orders, mut next_order) = mpsc::unbounded_channel();
-    let hello = json!({"op": 10, "d": {"heartbeat_interval": shared.heartbeat_ms}});
+    let heartbeat_ms = shared
+        .world
+        .lock()
+        .unwrap()
+        .heartbeat_interval
+        .unwrap_or(shared.heartbeat_ms);
+    let hello = json!({"op": 10, "d": {"heartbeat_interval": heartbeat_ms}});
     if socket
         .send(WsMessage::Text(hello.to_string().into()))
         .await
@@ -933,7 +996,7 @@ async fn connection(shared: Arc<Shared>, mut socket: WebSocket) {
                     _ => continue,
                 };
                 let Ok(payload) = serde_json::from_str::<Value>(&text) else { continue };
-                let replies = on_gateway_payload(&shared, &payload, &orders);
+                let replies = on_gateway_payload(&shared, &payload, &orders, path);
                 for reply in replies {
                     if socket.send(WsMessage::Text(reply.to_string().into())).await.is_err() {
                         return;
@@ -945,21 +1008,36 @@ async fn connection(shared: Arc<Shared>, mut socket: WebSocket) {
     }
 }
 
-/// Answers one payload from the bot; returns what to send back at once.
+/// Answers one payload from the bot on the connection made at `path`; returns what to send
+/// back at once.
 fn on_gateway_payload(
     shared: &Shared,
     payload: &Value,
     orders: &mpsc::UnboundedSender<GatewayOrder>,
+    path: &'static str,
 ) -> Vec<Value> {
     let mut world = shared.world.lock().unwrap();
     match payload["op"].as_u64() {
         Some(1) => {
             world.heartbeats += 1;
+            let zombied = world
+                .unacknowledged
+                .as_ref()
+                .is_some_and(|z| z.same_channel(orders));
+            if zombied {
+                return Vec::new();
+            }
             vec![json!({"op": 11})]
         }
         Some(2) => {
             world.identifies += 1;
+            world.identified_at.push(path);
             world.intents = payload["d"]["intents"].as_u64();
+            if let Some(code) = world.refuse_identify {
+                // Discord closes the connection instead of sending READY.
+                let _ = orders.send(GatewayOrder::Close(code));
+                return Vec::new();
+            }
             world.connection = Some(orders.clone());
             let session = format!("session-{}", world.identifies);
             world.session = Some(Session {
@@ -975,7 +1053,7 @@ fn on_gateway_payload(
                 },
                 "guilds": [{"id": GUILD.to_string(), "unavailable": true}],
                 "session_id": session,
-                "resume_gateway_url": format!("ws://{}/gateway", shared.addr),
+                "resume_gateway_url": format!("ws://{}{RESUME_GATEWAY_PATH}", shared.addr),
                 "shard": [0, 1],
                 "application": {"id": APPLICATION.to_string(), "flags": 0},
             });
@@ -990,6 +1068,7 @@ fn on_gateway_payload(
         }
         Some(6) => {
             world.resumes += 1;
+            world.resumed_at.push(path);
             let asked = payload["d"]["session_id"].as_str().unwrap_or("");
             let from = payload["d"]["seq"].as_u64().unwrap_or(0);
             match world.session.as_ref() {
@@ -1114,6 +1193,7 @@ async fn rest(State(shared): State<Arc<Shared>>, request: Request) -> Response {
                 "500: Internal Server Error",
             ),
             Fault::Invalid => error(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body"),
+            Fault::Unauthorized => error(StatusCode::UNAUTHORIZED, 0, "401: Unauthorized"),
             Fault::Hang => {
                 tokio::time::sleep(Duration::from_secs(3600)).await;
                 error(StatusCode::GATEWAY_TIMEOUT, 0, "hung")
