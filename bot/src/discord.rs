@@ -20,7 +20,9 @@ use serenity::{
 };
 
 use crate::commands::{self, Command, SORRY};
-use crate::model::{self, Button, ButtonAction, GameId, Pending, Place, Reply, Target, User, Who};
+use crate::model::{
+    self, Button, ButtonAction, GameId, Pending, Place, Post, Reply, Target, User, Who,
+};
 use crate::service::{Deliver, DeliveryError, DrawChoice, Service, ServiceError, TakebackChoice};
 
 /// What every command can reach.
@@ -477,7 +479,9 @@ fn delivery_error(what: &str, error: serenity::Error) -> DeliveryError {
     // A 401 means the token was reset: the posts wait for the bot to be fixed, not dropped.
     let unauthorised = matches!(&error,
         serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) if r.status_code.as_u16() == 401);
-    if passing(&error) || unauthorised {
+    // A thread archived again between reopening it and posting: the next attempt reopens it.
+    let archived = discord_code(&error) == Some(THREAD_ARCHIVED);
+    if passing(&error) || unauthorised || archived {
         DeliveryError::retry(format!("{what}: {error}"))
     } else {
         DeliveryError::Rejected(format!("{what}: {error}"))
@@ -574,13 +578,9 @@ fn user_of(author: &serenity::User) -> User {
     )
 }
 
-/// Writes `{@id}` as a Discord mention and `{#game}` as a link to the game's thread.
-async fn discord_text(service: &Service, text: &str) -> String {
-    truncate(expanded(service, text).await)
-}
-
-/// A private answer in messages Discord accepts: split between lines (a long `/rules` text
-/// arrives whole, in parts), a line longer than a message split where it must be.
+/// A text in messages Discord accepts, `{@id}` written as a mention and `{#game}` as a link to
+/// the game's thread: split between lines (a long `/rules` text arrives whole, in parts), a
+/// line longer than a message split where it must be.
 async fn discord_parts(service: &Service, text: &str) -> Vec<String> {
     split_message(&expanded(service, text).await)
 }
@@ -657,15 +657,8 @@ mod tests {
     }
 }
 
-fn truncate(mut text: String) -> String {
-    if text.chars().count() > MESSAGE_LIMIT {
-        text = text.chars().take(MESSAGE_LIMIT - 1).collect();
-        text.push('…');
-    }
-    text
-}
-
 /// Defers (so slow work never hits the 3-second limit), runs the command, replies privately.
+/// Follow-ups that find the interaction's token expired go another way (see [`follow_up`]).
 async fn respond(ctx: Context<'_>, command: Command) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
     let user = user_of(ctx.author());
@@ -675,39 +668,17 @@ async fn respond(ctx: Context<'_>, command: Command) -> Result<(), Error> {
     };
     let service = &ctx.data().service;
     let reply = answer(commands::run(service, &user, &place, command).await);
-    if reply.public {
+    let parts = discord_parts(service, &reply.text).await;
+    let followups = if reply.public {
         // The deferred answer stays private whatever it says, so the asker is told where it
         // went, and the post for everyone follows it.
-        ctx.send(
-            poise::CreateReply::default()
-                .content(SHARED_HERE)
-                .ephemeral(true),
-        )
-        .await?;
-        let mut message = poise::CreateReply::default()
-            .content(discord_text(service, &reply.text).await)
-            .ephemeral(false);
-        if let Some(png) = reply.image {
-            message = message.attachment(CreateAttachment::bytes(png, "board.png"));
-        }
-        if let Some(file) = reply.file {
-            message = message.attachment(CreateAttachment::bytes(file.bytes, file.name));
-        }
-        ctx.send(message).await?;
-        return Ok(());
-    }
-    let mut image = reply.image;
-    let mut file = reply.file;
-    for part in discord_parts(service, &reply.text).await {
-        let mut message = poise::CreateReply::default().content(part).ephemeral(true);
-        if let Some(png) = image.take() {
-            message = message.attachment(CreateAttachment::bytes(png, "board.png"));
-        }
-        if let Some(file) = file.take() {
-            message = message.attachment(CreateAttachment::bytes(file.bytes, file.name));
-        }
-        ctx.send(message).await?;
-    }
+        let mut followups = vec![Followup::note(SHARED_HERE)];
+        followups.extend(Followup::parts(parts, false, reply.image, reply.file));
+        followups
+    } else {
+        Followup::parts(parts, true, reply.image, reply.file)
+    };
+    follow_up(Answering::Command(ctx), service, followups).await?;
     Ok(())
 }
 
@@ -823,13 +794,14 @@ async fn on_event(
         ),
         Control::Unknown => Reply::text(UNKNOWN_CONTROL),
     };
-    let mut followup = CreateInteractionResponseFollowup::new()
-        .content(discord_text(&data.service, &reply.text).await)
-        .ephemeral(true);
-    if let Some(png) = reply.image {
-        followup = followup.add_file(CreateAttachment::bytes(png, "board.png"));
-    }
-    component.create_followup(ctx, followup).await?;
+    let parts = discord_parts(&data.service, &reply.text).await;
+    let followups = Followup::parts(parts, true, reply.image, reply.file);
+    follow_up(
+        Answering::Component(ctx, component),
+        &data.service,
+        followups,
+    )
+    .await?;
     Ok(())
 }
 
@@ -987,7 +959,9 @@ impl DiscordCourier {
             .map_err(|e| direct(delivery_error("opening a direct message", e)))
     }
 
-    /// Posts the item's message in `channel`.
+    /// Posts the item's message in `channel`. A text longer than one message goes out in
+    /// parts split between lines, the picture and the controls with the last part (the one
+    /// returned, from which a game's thread is started); nothing is cut off.
     async fn post(
         &self,
         service: &Service,
@@ -995,38 +969,60 @@ impl DiscordCourier {
         channel: ChannelId,
     ) -> Result<serenity::MessageId, DeliveryError> {
         let post = &item.post;
-        // The nonce makes a repeated delivery (after a crash between posting and noting it)
-        // return the message already posted instead of posting it twice.
-        let mut message = CreateMessage::new()
-            .content(discord_text(service, &post.text).await)
-            .nonce(serenity::Nonce::String(format!("rookery-{}", item.id)))
-            .enforce_nonce(true);
-        if let Some(png) = &post.image {
-            message = message.add_file(CreateAttachment::bytes(png.clone(), "board.png"));
-        }
-        let rows = components(item);
-        if !rows.is_empty() {
-            message = message.components(rows);
-        }
-        match channel.send_message(&self.http, message).await {
-            Ok(sent) => Ok(sent.id),
-            Err(e) => {
-                if let (Target::GameThread(game), Some(UNKNOWN_CHANNEL)) =
-                    (&post.target, discord_code(&e))
-                {
-                    // The thread was deleted: the game's next attempt makes a new one.
-                    remember_no_thread(service, *game).await?;
+        let parts = discord_parts(service, &post.text).await;
+        let last = parts.len() - 1;
+        let mut posted = None;
+        for (n, part) in parts.into_iter().enumerate() {
+            // The nonce makes a repeated delivery (after a crash between posting and noting
+            // it) return the message already posted instead of posting it twice; each part
+            // has its own.
+            let nonce = if n == last {
+                format!("rookery-{}", item.id)
+            } else {
+                format!("rookery-{}-{n}", item.id)
+            };
+            let mut message = CreateMessage::new()
+                .content(part)
+                .nonce(serenity::Nonce::String(nonce))
+                .enforce_nonce(true);
+            if n == last {
+                if let Some(png) = &post.image {
+                    message = message.add_file(CreateAttachment::bytes(png.clone(), "board.png"));
+                }
+                let rows = components(item);
+                if !rows.is_empty() {
+                    message = message.components(rows);
+                }
+            }
+            match self.send_reopening(post, channel, message).await {
+                Ok(Sent::Posted(id)) => posted = Some(id),
+                Ok(Sent::ThreadLost(game)) => {
+                    // Locked (only a moderator may reopen it) or gone: like a deleted thread,
+                    // it is replaced by a new one on the game's next attempt.
+                    remember_no_thread(service, game).await?;
                     return Err(DeliveryError::retry(format!(
-                        "the thread of game {game} is gone; a new one will be made"
+                        "the thread of game {game} cannot be reopened; a new one will be made"
                     )));
                 }
-                let error = delivery_error("posting", e);
-                Err(match post.target {
-                    Target::Direct(_) => direct(error),
-                    _ => error,
-                })
+                Err(e) => {
+                    if let (Target::GameThread(game), Some(UNKNOWN_CHANNEL)) =
+                        (&post.target, discord_code(&e))
+                    {
+                        // The thread was deleted: the game's next attempt makes a new one.
+                        remember_no_thread(service, *game).await?;
+                        return Err(DeliveryError::retry(format!(
+                            "the thread of game {game} is gone; a new one will be made"
+                        )));
+                    }
+                    let error = delivery_error("posting", e);
+                    return Err(match post.target {
+                        Target::Direct(_) => direct(error),
+                        _ => error,
+                    });
+                }
             }
         }
+        posted.ok_or_else(|| DeliveryError::Rejected("a post with nothing to send".into()))
     }
 }
 
@@ -1088,6 +1084,318 @@ fn components(item: &Pending) -> Vec<CreateActionRow> {
         rows.push(CreateActionRow::Buttons(buttons));
     }
     rows
+}
+
+// ---- archived and locked game threads ----------------------------------------------------------
+
+/// Discord's error code for "operation cannot be performed on an archived thread": a game's
+/// thread that archived itself after a week without messages, or that a moderator closed.
+const THREAD_ARCHIVED: isize = 50083;
+
+/// What became of one message the courier sent.
+enum Sent {
+    Posted(serenity::MessageId),
+    /// The game's thread is archived and the bot may not reopen it (a locked thread: only
+    /// Manage Threads reopens one, and Rookery does not ask for it), or it vanished meanwhile.
+    ThreadLost(GameId),
+}
+
+/// Whether a refused unarchive means the thread cannot be used again: Discord refuses a locked
+/// thread (403, missing permissions or access) or no longer has it (404). Anything else (a
+/// rate limit, Discord's own error) passes and is tried again.
+fn cannot_reopen(error: &serenity::Error) -> bool {
+    matches!(error,
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))
+            if matches!(r.status_code.as_u16(), 403 | 404))
+}
+
+impl DiscordCourier {
+    /// Sends one message to `channel`. A game's thread that Discord finds archived is
+    /// unarchived (any member who may post in a thread may reopen it, unless it is locked) and
+    /// the message sent again, so a move, a reminder or a timeout reaches the thread it
+    /// belongs in, after a week of silence too.
+    async fn send_reopening(
+        &self,
+        post: &Post,
+        channel: ChannelId,
+        message: CreateMessage,
+    ) -> Result<Sent, serenity::Error> {
+        let Target::GameThread(game) = post.target else {
+            let sent = channel.send_message(&self.http, message).await?;
+            return Ok(Sent::Posted(sent.id));
+        };
+        match channel.send_message(&self.http, message.clone()).await {
+            Ok(sent) => return Ok(Sent::Posted(sent.id)),
+            Err(e) if discord_code(&e) == Some(THREAD_ARCHIVED) => {}
+            Err(e) => return Err(e),
+        }
+        tracing::info!(%game, "the thread of game {game} is archived; reopening it");
+        let reopen = serenity::EditThread::new().archived(false);
+        match channel.edit_thread(&self.http, reopen).await {
+            Ok(_) => {}
+            Err(e) if cannot_reopen(&e) => {
+                tracing::warn!(%game, "the thread of game {game} cannot be reopened: {e}");
+                return Ok(Sent::ThreadLost(game));
+            }
+            Err(e) => return Err(e),
+        }
+        let sent = channel.send_message(&self.http, message).await?;
+        Ok(Sent::Posted(sent.id))
+    }
+}
+
+// ---- answers after the interaction's token expired ----------------------------------------------
+
+/// Discord's error code for "invalid webhook token": a follow-up sent with an interaction's
+/// token after its 15 minutes.
+const INVALID_WEBHOOK_TOKEN: isize = 50027;
+
+/// Whether a follow-up failed because the interaction's token expired (Discord answers 401,
+/// "Invalid Webhook Token").
+fn token_expired(error: &serenity::Error) -> bool {
+    match error {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            r.error.code == INVALID_WEBHOOK_TOKEN
+                || (r.status_code.as_u16() == 401 && r.url.contains("/webhooks/"))
+        }
+        _ => false,
+    }
+}
+
+/// One follow-up message of an answer, kept in Rookery's terms so that it can go another way
+/// when the interaction's token has expired.
+struct Followup {
+    text: String,
+    /// Shown only to the asker.
+    ephemeral: bool,
+    /// Attached files by name: the board picture, a game's record, a replay.
+    files: Vec<(String, Vec<u8>)>,
+    /// A note that only means something as the answer itself ("posted in this channel"),
+    /// dropped when the answer can no longer be given.
+    note: bool,
+}
+
+impl Followup {
+    fn note(text: &str) -> Followup {
+        Followup {
+            text: text.to_string(),
+            ephemeral: true,
+            files: Vec::new(),
+            note: true,
+        }
+    }
+
+    /// An answer's parts (each fitting a message), the files with the first.
+    fn parts(
+        parts: Vec<String>,
+        ephemeral: bool,
+        image: Option<Vec<u8>>,
+        file: Option<model::Attachment>,
+    ) -> Vec<Followup> {
+        let mut files = Vec::new();
+        if let Some(png) = image {
+            files.push(("board.png".to_string(), png));
+        }
+        if let Some(file) = file {
+            files.push((file.name, file.bytes));
+        }
+        parts
+            .into_iter()
+            .map(|text| Followup {
+                text,
+                ephemeral,
+                files: std::mem::take(&mut files),
+                note: false,
+            })
+            .collect()
+    }
+
+    fn attachments(&self) -> Vec<CreateAttachment> {
+        self.files
+            .iter()
+            .map(|(name, bytes)| CreateAttachment::bytes(bytes.clone(), name.clone()))
+            .collect()
+    }
+
+    fn reply(&self) -> poise::CreateReply {
+        let mut reply = poise::CreateReply::default()
+            .content(self.text.clone())
+            .ephemeral(self.ephemeral);
+        for attachment in self.attachments() {
+            reply = reply.attachment(attachment);
+        }
+        reply
+    }
+
+    fn followup(&self) -> CreateInteractionResponseFollowup {
+        CreateInteractionResponseFollowup::new()
+            .content(self.text.clone())
+            .ephemeral(self.ephemeral)
+            .add_files(self.attachments())
+    }
+
+    fn message(&self) -> CreateMessage {
+        CreateMessage::new()
+            .content(self.text.clone())
+            .add_files(self.attachments())
+    }
+}
+
+/// The interaction being answered: a slash command or a pressed control.
+enum Answering<'a> {
+    Command(Context<'a>),
+    Component(&'a serenity::Context, &'a serenity::ComponentInteraction),
+}
+
+impl Answering<'_> {
+    async fn send(&self, followup: &Followup) -> Result<(), serenity::Error> {
+        match self {
+            Answering::Command(ctx) => ctx.send(followup.reply()).await.map(|_| ()),
+            Answering::Component(ctx, component) => component
+                .create_followup(*ctx, followup.followup())
+                .await
+                .map(|_| ()),
+        }
+    }
+
+    fn http(&self) -> &serenity::Http {
+        match self {
+            Answering::Command(ctx) => ctx.http(),
+            Answering::Component(ctx, _) => &*ctx.http,
+        }
+    }
+
+    fn user(&self) -> &serenity::User {
+        match self {
+            Answering::Command(ctx) => ctx.author(),
+            Answering::Component(_, component) => &component.user,
+        }
+    }
+
+    fn channel(&self) -> ChannelId {
+        match self {
+            Answering::Command(ctx) => ctx.channel_id(),
+            Answering::Component(_, component) => component.channel_id,
+        }
+    }
+}
+
+/// Sends an answer's follow-ups in order. Discord takes follow-ups only for 15 minutes after
+/// the interaction; past that (a slow answer, Discord's queue) what is left goes another way
+/// rather than being lost: a public part to the channel or thread where the command was given,
+/// a private part by direct message, and if the asker's direct messages are closed it is kept
+/// for `/inbox` with only a word in the channel that it is there, never the private text.
+async fn follow_up(
+    answering: Answering<'_>,
+    service: &Service,
+    followups: Vec<Followup>,
+) -> Result<(), serenity::Error> {
+    let mut left = followups.into_iter();
+    while let Some(followup) = left.next() {
+        match answering.send(&followup).await {
+            Ok(()) => {}
+            Err(e) if token_expired(&e) => {
+                tracing::warn!("the interaction's token expired; answering another way");
+                let rest: Vec<Followup> = std::iter::once(followup).chain(left).collect();
+                return answer_after_expiry(&answering, service, rest).await;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// What is said in the channel when a private answer came too late and the asker's direct
+/// messages are closed: that it is kept, never what it says.
+pub const EXPIRED_ANSWER_KEPT: &str = "your answer came after Discord's 15 minutes for answers \
+     and I could not send it by direct message (are your DMs closed?). It is kept for you: use \
+     /inbox to read it.";
+
+async fn answer_after_expiry(
+    answering: &Answering<'_>,
+    service: &Service,
+    followups: Vec<Followup>,
+) -> Result<(), serenity::Error> {
+    let http = answering.http();
+    let mut private = Vec::new();
+    for followup in followups {
+        if followup.note {
+            continue;
+        }
+        if followup.ephemeral {
+            private.push(followup);
+        } else {
+            answering
+                .channel()
+                .send_message(http, followup.message())
+                .await?;
+        }
+    }
+    if private.is_empty() {
+        return Ok(());
+    }
+    let user = answering.user();
+    let dm = match user.id.create_dm_channel(http).await {
+        Ok(dm) => Some(dm.id),
+        Err(e) => {
+            tracing::warn!("opening a direct message for a late answer: {e}");
+            None
+        }
+    };
+    let mut undelivered = private.into_iter().peekable();
+    if let Some(dm) = dm {
+        while let Some(followup) = undelivered.peek() {
+            match dm.send_message(http, followup.message()).await {
+                Ok(_) => {
+                    undelivered.next();
+                }
+                Err(e) if passing(&e) => return Err(e),
+                Err(e) => {
+                    tracing::warn!("sending a late answer by direct message: {e}");
+                    break;
+                }
+            }
+        }
+    }
+    let undelivered: Vec<Followup> = undelivered.collect();
+    if undelivered.is_empty() {
+        return Ok(());
+    }
+    // Like a direct message that could not be delivered: kept for /inbox.
+    let mut text = undelivered
+        .iter()
+        .map(|f| f.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let image = undelivered
+        .iter()
+        .flat_map(|f| &f.files)
+        .find(|(name, _)| name == "board.png")
+        .map(|(_, png)| png.clone());
+    for (name, _) in undelivered.iter().flat_map(|f| &f.files) {
+        if name != "board.png" {
+            text.push_str(&format!(
+                "\n(The file {name} could not be kept: ask for it again.)"
+            ));
+        }
+    }
+    let mut kept = Post::new(Target::Direct(user.id.to_string()), text);
+    kept.image = image;
+    if let Err(e) = service
+        .store()
+        .keep_in_inbox(&user.id.to_string(), None, &kept, service.now())
+        .await
+    {
+        tracing::error!("keeping a late answer for /inbox: {e}");
+    }
+    answering
+        .channel()
+        .send_message(
+            http,
+            CreateMessage::new().content(format!("<@{}>, {EXPIRED_ANSWER_KEPT}", user.id)),
+        )
+        .await?;
+    Ok(())
 }
 
 // ---- the slash commands: options in, a Command out ---------------------------------------------

@@ -15,6 +15,11 @@
 //! nonce already used in that channel returns the first message instead of posting again; a
 //! thread started from a message has the message's id, and a second one on the same message is
 //! refused with 160004; each interaction accepts exactly one initial callback (40060 after).
+//! A thread archives itself after its `auto_archive_duration` without messages (a test archives
+//! or locks one at will): posting in it is refused with 50083, unarchiving it (PATCH
+//! `archived: false`) is allowed unless it is locked (403, 50013: only Manage Threads reopens a
+//! locked thread). An interaction's token lasts 15 minutes: a follow-up after that is refused
+//! with 401, 50027 (a test ages tokens at will).
 
 use std::collections::{HashMap, HashSet};
 use std::net::SocketAddr;
@@ -48,6 +53,9 @@ const CALLBACK_DEADLINE: Duration = Duration::from_secs(3);
 
 /// The channel id given to follow-up messages (the fake does not keep them as channel posts).
 const FOLLOWUP_CHANNEL: u64 = 1;
+
+/// How long an interaction's token may be used for follow-ups.
+pub const TOKEN_LIFETIME: Duration = Duration::from_secs(15 * 60);
 
 /// One request as the fake received it.
 #[derive(Clone, Debug)]
@@ -134,9 +142,18 @@ pub struct Interaction {
     pub late_callbacks: usize,
     /// Who made it.
     pub user: u64,
+    /// Time added to the token's age, as if it had been made that much earlier.
+    pub aged: Duration,
+    /// Follow-ups refused because the token had expired.
+    pub expired_followups: usize,
 }
 
 impl Interaction {
+    /// How old the interaction's token is.
+    pub fn token_age(&self) -> Duration {
+        self.sent.elapsed() + self.aged
+    }
+
     /// Every text the user was shown: the callback's content and follow-ups.
     pub fn texts(&self) -> Vec<String> {
         let mut texts: Vec<String> = self
@@ -238,6 +255,22 @@ struct World {
     identified_at: Vec<&'static str>,
     /// The path each RESUME came in on, in order.
     resumed_at: Vec<&'static str>,
+    /// Every thread's name and archive state.
+    thread_states: HashMap<u64, ThreadState>,
+    /// Every interaction's token expires as soon as its first callback is taken (as if the
+    /// bot's work after deferring took a quarter of an hour).
+    tokens_expire_after_callback: bool,
+}
+
+/// A thread as Discord keeps it.
+#[derive(Clone, Debug)]
+struct ThreadState {
+    name: String,
+    /// Minutes without a message before Discord archives it.
+    auto_archive_duration: u64,
+    archived: bool,
+    /// Only members with Manage Threads may unarchive it (and the bot has not).
+    locked: bool,
 }
 
 struct Shared {
@@ -433,6 +466,66 @@ impl FakeDiscord {
     /// A moderator deletes a channel or thread.
     pub fn delete_channel(&self, id: u64) {
         self.world().channels.remove(&id);
+    }
+
+    /// The thread archives itself, as Discord does after its `auto_archive_duration` (a week
+    /// for a game's thread) without messages.
+    pub fn archive_thread(&self, id: u64) {
+        self.thread_state(id, |t| t.archived = true);
+    }
+
+    /// A moderator locks the thread and closes it: it is archived, and only Manage Threads may
+    /// reopen it.
+    pub fn lock_thread(&self, id: u64) {
+        self.thread_state(id, |t| {
+            t.archived = true;
+            t.locked = true;
+        });
+    }
+
+    fn thread_state(&self, id: u64, change: impl FnOnce(&mut ThreadState)) {
+        let mut world = self.world();
+        assert!(
+            matches!(world.channels.get(&id), Some(ChannelKind::Thread { .. })),
+            "{id} is not a thread"
+        );
+        change(
+            world
+                .thread_states
+                .entry(id)
+                .or_insert_with(|| ThreadState::new("thread", 10080)),
+        );
+    }
+
+    /// A thread's (archived, locked) state.
+    pub fn thread_archived(&self, id: u64) -> Option<(bool, bool)> {
+        self.world()
+            .thread_states
+            .get(&id)
+            .map(|t| (t.archived, t.locked))
+    }
+
+    /// How long a thread waits without messages before it archives itself, in minutes, as
+    /// the bot asked when making it.
+    pub fn auto_archive_duration(&self, id: u64) -> Option<u64> {
+        self.world()
+            .thread_states
+            .get(&id)
+            .map(|t| t.auto_archive_duration)
+    }
+
+    /// Every interaction's token ages by `by` (past [`TOKEN_LIFETIME`], its follow-ups are
+    /// refused).
+    pub fn age_tokens(&self, by: Duration) {
+        for i in &mut self.world().interactions {
+            i.aged += by;
+        }
+    }
+
+    /// From now on (or no longer), each interaction's token expires as soon as its first
+    /// callback is taken: the follow-ups of an answer that took over 15 minutes.
+    pub fn expire_tokens_after_callback(&self, expire: bool) {
+        self.world().tokens_expire_after_callback = expire;
     }
 
     /// Threads made in `parent`.
@@ -650,6 +743,8 @@ impl FakeDiscord {
             followups: Vec::new(),
             late_callbacks: 0,
             user: who.id,
+            aged: Duration::ZERO,
+            expired_followups: 0,
         });
         (id, token)
     }
@@ -1331,6 +1426,7 @@ fn route(
         }
         ("POST", ["interactions", id, token, "callback"]) => {
             let id: u64 = id.parse().unwrap_or(0);
+            let expire_now = world.tokens_expire_after_callback;
             let Some(i) = world
                 .interactions
                 .iter_mut()
@@ -1343,7 +1439,8 @@ fn route(
                     return error(StatusCode::BAD_REQUEST, 50035, &problem);
                 }
             }
-            if let Some(problem) = message_problem(&body["data"]) {
+            if let Some(problem) = message_problem(&body["data"]).or_else(|| files_problem(&parts))
+            {
                 return error(StatusCode::BAD_REQUEST, 50035, &problem);
             }
             if !i.callbacks.is_empty() {
@@ -1362,17 +1459,89 @@ fn route(
             }
             i.callbacks
                 .push((body["type"].as_u64().unwrap_or(0), Instant::now(), body));
+            if expire_now {
+                i.aged += TOKEN_LIFETIME;
+            }
             StatusCode::NO_CONTENT.into_response()
+        }
+        // An interaction's token is good for 15 minutes; Discord refuses a follow-up after.
+        ("POST", ["webhooks", _, token])
+        | ("PATCH", ["webhooks", _, token, "messages", "@original"])
+            if token_expired(&world, token) =>
+        {
+            if let Some(i) = world.interactions.iter_mut().find(|i| i.token == *token) {
+                i.expired_followups += 1;
+            }
+            error(StatusCode::UNAUTHORIZED, 50027, "Invalid Webhook Token")
+        }
+        // An archived thread takes no message until it is unarchived.
+        ("POST", ["channels", channel, "messages"]) if thread_is_archived(&world, channel) => {
+            error(
+                StatusCode::BAD_REQUEST,
+                50083,
+                "Operation cannot be performed on an archived thread",
+            )
+        }
+        ("PATCH", ["channels", channel]) => {
+            let Some((id, parent)) =
+                channel
+                    .parse::<u64>()
+                    .ok()
+                    .and_then(|id| match world.channels.get(&id) {
+                        Some(ChannelKind::Thread { parent }) => Some((id, *parent)),
+                        _ => None,
+                    })
+            else {
+                // The bot edits nothing but its games' threads; anything else is gone for it.
+                return error(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
+            };
+            if let Some(problem) = thread_edit_problem(&body) {
+                return error(StatusCode::BAD_REQUEST, 50035, &problem);
+            }
+            let state = world
+                .thread_states
+                .entry(id)
+                .or_insert_with(|| ThreadState::new("thread", 10080));
+            // Locking, unlocking and reopening a locked thread take Manage Threads.
+            let reopening_locked = state.locked && body["archived"] == json!(false);
+            if reopening_locked || !body["locked"].is_null() {
+                return error(StatusCode::FORBIDDEN, 50013, "Missing Permissions");
+            }
+            if let Some(archived) = body["archived"].as_bool() {
+                state.archived = archived;
+            }
+            if let Some(name) = body["name"].as_str() {
+                state.name = name.to_string();
+            }
+            if let Some(minutes) = body["auto_archive_duration"].as_u64() {
+                state.auto_archive_duration = minutes;
+            }
+            let state = state.clone();
+            ok(thread_state_value(id, parent, &state))
         }
         ("POST", ["webhooks", _, _])
         | ("PATCH", ["webhooks", _, _, "messages", "@original"])
         | ("POST", ["channels", _, "messages"])
-            if message_problem(&body).is_some() =>
+            if message_problem(&body)
+                .or_else(|| files_problem(&parts))
+                .is_some() =>
         {
             error(
                 StatusCode::BAD_REQUEST,
                 50035,
-                &message_problem(&body).unwrap_or_default(),
+                &message_problem(&body)
+                    .or_else(|| files_problem(&parts))
+                    .unwrap_or_default(),
+            )
+        }
+        ("POST", ["channels", _, "threads"])
+        | ("POST", ["channels", _, "messages", _, "threads"])
+            if thread_problem(&body).is_some() =>
+        {
+            error(
+                StatusCode::BAD_REQUEST,
+                50035,
+                &thread_problem(&body).unwrap_or_default(),
             )
         }
         ("POST", ["webhooks", _, token]) => {
@@ -1442,6 +1611,7 @@ fn route(
             world.next_id += 1;
             let id = world.next_id;
             world.channels.insert(id, ChannelKind::Thread { parent });
+            world.thread_states.insert(id, ThreadState::made(&body));
             created(thread_value(id, parent, &body))
         }
         ("POST", ["channels", channel, "messages", message, "threads"]) => {
@@ -1465,6 +1635,9 @@ fn route(
             world
                 .channels
                 .insert(message, ChannelKind::Thread { parent });
+            world
+                .thread_states
+                .insert(message, ThreadState::made(&body));
             created(thread_value(message, parent, &body))
         }
         ("POST", ["users", "@me", "channels"]) => {
@@ -1504,16 +1677,19 @@ fn route(
     }
 }
 
-/// Discord's limits on a message: content up to 2,000 characters, at most 5 rows of
-/// components, 5 buttons or one select menu of at most 25 options a row, custom ids up to 100
-/// characters, labels up to 80.
+/// Discord's limits on a message, as its documentation and OpenAPI document state them:
+/// content up to 2,000 characters (the document allows 4,000, which only Nitro users get); at
+/// most 5 rows of components, each of 1-5 buttons or one select menu; custom ids of 1-100
+/// characters; button labels up to 80; a select menu of 1-25 options, each label and value of
+/// 1-100 characters and description up to 100, a placeholder up to 150 and min/max values up
+/// to 25; at most 10 embeds (title 256, description 4,096, 25 fields of name 256 and value
+/// 1,024, footer 2,048, author 256; 6,000 characters in all); at most 10 attachments; a nonce
+/// up to 25 characters; allowed mentions of at most 100 users and 100 roles.
 fn message_problem(body: &Value) -> Option<String> {
-    let content = body["content"].as_str().unwrap_or("");
-    if content.chars().count() > 2000 {
-        return Some(format!(
-            "content has {} characters",
-            content.chars().count()
-        ));
+    let chars = |v: &Value| v.as_str().map_or(0, |t| t.chars().count());
+    let content = chars(&body["content"]);
+    if content > 2000 {
+        return Some(format!("content has {content} characters"));
     }
     let rows = body["components"].as_array().cloned().unwrap_or_default();
     if rows.len() > 5 {
@@ -1529,19 +1705,100 @@ fn message_problem(body: &Value) -> Option<String> {
             if id.is_empty() || id.chars().count() > 100 {
                 return Some(format!("custom id {id:?}"));
             }
-            if item["label"]
-                .as_str()
-                .is_some_and(|l| l.chars().count() > 80)
-            {
+            if item["type"] == json!(2) && chars(&item["label"]) > 80 {
                 return Some("a label over 80 characters".into());
             }
-            let options = item["options"].as_array().map_or(0, Vec::len);
-            if item["type"] == json!(3) && (options == 0 || options > 25 || items.len() > 1) {
-                return Some(format!("a select menu of {options} options"));
+            if item["type"] != json!(3) {
+                continue;
+            }
+            let options = item["options"].as_array().cloned().unwrap_or_default();
+            if options.is_empty() || options.len() > 25 || items.len() > 1 {
+                return Some(format!("a select menu of {} options", options.len()));
+            }
+            if chars(&item["placeholder"]) > 150 {
+                return Some("a select menu placeholder over 150 characters".into());
+            }
+            for bound in ["min_values", "max_values"] {
+                if item[bound].as_u64().is_some_and(|n| n > 25) {
+                    return Some(format!("a select menu's {bound} over 25"));
+                }
+            }
+            for option in &options {
+                let (label, value) = (chars(&option["label"]), chars(&option["value"]));
+                if !(1..=100).contains(&label) || !(1..=100).contains(&value) {
+                    return Some(format!("select option {option}"));
+                }
+                if chars(&option["description"]) > 100 {
+                    return Some(format!("select option description {option}"));
+                }
             }
         }
     }
+    let embeds = body["embeds"].as_array().cloned().unwrap_or_default();
+    if embeds.len() > 10 {
+        return Some(format!("{} embeds", embeds.len()));
+    }
+    let mut embed_total = 0;
+    for embed in &embeds {
+        let fields = embed["fields"].as_array().cloned().unwrap_or_default();
+        let texts = [
+            ("title", chars(&embed["title"]), 256),
+            ("description", chars(&embed["description"]), 4096),
+            ("footer", chars(&embed["footer"]["text"]), 2048),
+            ("author", chars(&embed["author"]["name"]), 256),
+        ];
+        for (what, length, limit) in texts {
+            if length > limit {
+                return Some(format!("an embed {what} of {length} characters"));
+            }
+            embed_total += length;
+        }
+        if fields.len() > 25 {
+            return Some(format!("an embed of {} fields", fields.len()));
+        }
+        for field in &fields {
+            let (name, value) = (chars(&field["name"]), chars(&field["value"]));
+            if name > 256 || value > 1024 {
+                return Some(format!("an embed field {field}"));
+            }
+            embed_total += name + value;
+        }
+    }
+    if embed_total > 6000 {
+        return Some(format!("embeds of {embed_total} characters in all"));
+    }
+    let attachments = body["attachments"].as_array().map_or(0, Vec::len);
+    if attachments > 10 {
+        return Some(format!("{attachments} attachments"));
+    }
+    if chars(&body["nonce"]) > 25 {
+        return Some(format!("nonce {}", body["nonce"]));
+    }
+    for mentioned in ["users", "roles"] {
+        let n = body["allowed_mentions"][mentioned]
+            .as_array()
+            .map_or(0, Vec::len);
+        if n > 100 {
+            return Some(format!("{n} allowed mentions of {mentioned}"));
+        }
+    }
     None
+}
+
+/// Discord's limit on the files of one message: 10.
+fn files_problem(parts: &[Part]) -> Option<String> {
+    let files = parts.iter().filter(|p| p.name.starts_with("files")).count();
+    (files > 10).then(|| format!("{files} files"))
+}
+
+/// Discord's limits on a new thread: a name of 1-100 characters, an archive duration of 60,
+/// 1440, 4320 or 10080 minutes.
+fn thread_problem(body: &Value) -> Option<String> {
+    let name = body["name"].as_str().map_or(0, |n| n.chars().count());
+    if !(1..=100).contains(&name) {
+        return Some(format!("a thread name of {name} characters"));
+    }
+    thread_edit_problem(body)
 }
 
 /// Discord's limits on slash commands: at most 100, names of 1-32 lower-case characters,
@@ -1715,6 +1972,70 @@ fn thread_value(id: u64, parent: u64, body: &Value) -> Value {
             "member_count": 1, "message_count": 0,
         }),
     )
+}
+
+// ---- archived threads and expired tokens ------------------------------------------------------
+
+impl ThreadState {
+    fn new(name: &str, auto_archive_duration: u64) -> ThreadState {
+        ThreadState {
+            name: name.to_string(),
+            auto_archive_duration,
+            archived: false,
+            locked: false,
+        }
+    }
+
+    /// A new thread as asked for: Discord's default is to archive after a day without messages.
+    fn made(body: &Value) -> ThreadState {
+        ThreadState::new(
+            body["name"].as_str().unwrap_or("thread"),
+            body["auto_archive_duration"].as_u64().unwrap_or(1440),
+        )
+    }
+}
+
+/// Whether `channel` is an archived thread.
+fn thread_is_archived(world: &World, channel: &str) -> bool {
+    channel
+        .parse::<u64>()
+        .ok()
+        .and_then(|c| world.thread_states.get(&c))
+        .is_some_and(|t| t.archived)
+}
+
+/// Whether the interaction whose token this is was made over 15 minutes ago.
+fn token_expired(world: &World, token: &str) -> bool {
+    world
+        .interactions
+        .iter()
+        .any(|i| i.token == token && i.token_age() > TOKEN_LIFETIME)
+}
+
+/// Discord's limits on a thread's settings: a name of 1-100 characters, an archive duration of
+/// 60, 1440, 4320 or 10080 minutes.
+fn thread_edit_problem(body: &Value) -> Option<String> {
+    if let Some(name) = body["name"].as_str() {
+        if !(1..=100).contains(&name.chars().count()) {
+            return Some(format!("thread name {name:?}"));
+        }
+    }
+    match body["auto_archive_duration"].as_u64() {
+        Some(60 | 1440 | 4320 | 10080) | None => None,
+        Some(other) => Some(format!("auto_archive_duration {other}")),
+    }
+}
+
+/// A thread's channel object as Discord answers an edit.
+fn thread_state_value(id: u64, parent: u64, state: &ThreadState) -> Value {
+    let mut thread = thread_value(
+        id,
+        parent,
+        &json!({"name": state.name, "auto_archive_duration": state.auto_archive_duration}),
+    );
+    thread["thread_metadata"]["archived"] = json!(state.archived);
+    thread["thread_metadata"]["locked"] = json!(state.locked);
+    checked::<serenity::GuildChannel>("thread", thread)
 }
 
 // ---- the real bot, in this process, against the fake -----------------------------------------
