@@ -56,6 +56,13 @@ pub enum Command {
     },
     /// Run the Discord bot (needs DISCORD_TOKEN).
     Discord,
+    /// Print the link that adds Rookery to a Discord server with exactly the permissions it
+    /// needs and its slash commands (no token needed).
+    Invite {
+        /// The bot's application id (Developer Portal, General Information).
+        #[arg(long)]
+        client_id: u64,
+    },
     /// Count the leaves of the legal move tree of a variant (perft), to test its move generator.
     Perft {
         /// The variant id, as in /variants (chess, chess960, ...).
@@ -329,6 +336,12 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Str
             discord(&db, token, cli.guild, cli.api)
         }
         None => local(&db, PathBuf::from("rookery-images"), Vec::new(), None),
+        Some(Command::Invite { client_id }) => writeln!(
+            out,
+            "{}",
+            crate::discord::permissions::invite_url(client_id)
+        )
+        .map_err(|e| e.to_string()),
         Some(Command::Perft {
             variant,
             fen,
@@ -798,6 +811,19 @@ mod tests {
         let cli = Cli::try_parse_from(["rookery", "--token", " ", "discord"]).unwrap();
         let err = run(cli, &mut Vec::new(), &mut Vec::new()).unwrap_err();
         assert!(err.contains("set DISCORD_TOKEN"), "{err}");
+    }
+
+    /// `rookery invite` prints the invite link from the application id alone, without a token.
+    #[test]
+    fn invite_prints_the_link_with_rookerys_permissions() {
+        let cli = Cli::try_parse_from(["rookery", "invite", "--client-id", "123"]).unwrap();
+        let mut out = Vec::new();
+        run(cli, &mut out, &mut Vec::new()).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "https://discord.com/oauth2/authorize?client_id=123&permissions=309237746688\
+             &scope=bot%20applications.commands\n"
+        );
     }
 
     #[test]

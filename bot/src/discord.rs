@@ -175,6 +175,10 @@ pub async fn run_with(
     })
     .await?;
     http.set_application_id(application.id);
+    tracing::info!(
+        "invite link (the permissions Rookery needs, and its commands): {}",
+        permissions::invite_url(application.id.get())
+    );
     let definitions = poise::builtins::create_application_commands(&commands());
     match guild {
         Some(g) => {
@@ -771,6 +775,12 @@ async fn on_event(
     event: &serenity::FullEvent,
     data: &Data,
 ) -> Result<(), Error> {
+    if let serenity::FullEvent::GuildCreate { guild, .. } = event {
+        // The start-up check: Discord has just said what the server holds and who Rookery is.
+        let me = ctx.cache.current_user().id;
+        permissions::check_server(me, guild);
+        return Ok(());
+    }
     let serenity::FullEvent::InteractionCreate { interaction } = event else {
         return Ok(());
     };
@@ -1005,6 +1015,16 @@ impl DiscordCourier {
                     )));
                 }
                 Err(e) => {
+                    if let (Target::GameThread(game), Some(permission)) = (
+                        &post.target,
+                        permissions::refused_permission(&e, post.image.is_some()),
+                    ) {
+                        // The bot lost a permission in the thread: the game goes on in its
+                        // channel.
+                        return self
+                            .post_in_game_channel(service, item, *game, permission)
+                            .await;
+                    }
                     if let (Target::GameThread(game), Some(UNKNOWN_CHANNEL)) =
                         (&post.target, discord_code(&e))
                     {
@@ -1476,6 +1496,17 @@ async fn play(
         .await?;
         return Ok(());
     }
+    let missing = permissions::missing_here(ctx);
+    if !missing.is_empty() {
+        // A game that could not be announced, threaded or drawn here is not started at all.
+        ctx.send(
+            poise::CreateReply::default()
+                .content(permissions::missing_answer(&missing))
+                .ephemeral(true),
+        )
+        .await?;
+        return Ok(());
+    }
     let mut options = options.unwrap_or_default();
     if let Some(bots) = bots {
         options.push_str(&format!(" bots={bots}"));
@@ -1926,4 +1957,572 @@ async fn inbox(ctx: Context<'_>) -> Result<(), Error> {
 #[poise::command(slash_command)]
 async fn help(ctx: Context<'_>) -> Result<(), Error> {
     respond(ctx, Command::Help).await
+}
+
+// ---- permissions: what Rookery needs, what it lacks where, and the invite that grants it -------
+
+/// What Rookery needs of Discord's permissions where games are played, and what it does where
+/// they are missing: `/play` refuses privately, naming them; a game whose thread refuses a post
+/// goes on in its channel; start-up logs what each server lacks; and the invite link asks for
+/// them. All of these use the one set [`PLAY_PERMISSIONS`].
+pub mod permissions {
+    use super::serenity::{
+        GuildId, PermissionOverwrite, PermissionOverwriteType, Permissions, RoleId,
+    };
+    use super::*;
+
+    /// Each permission Rookery needs where games are played, in the order Discord's channel
+    /// settings list them: its name there, and what goes wrong without it.
+    const NEEDED: [(Permissions, &str, &str); 6] = [
+        (
+            Permissions::VIEW_CHANNEL,
+            "View Channel",
+            "Rookery cannot see the channel",
+        ),
+        (
+            Permissions::SEND_MESSAGES,
+            "Send Messages",
+            "games cannot be announced there",
+        ),
+        (
+            Permissions::SEND_MESSAGES_IN_THREADS,
+            "Send Messages in Threads",
+            "moves and boards cannot be posted in the games' threads",
+        ),
+        (
+            Permissions::CREATE_PUBLIC_THREADS,
+            "Create Public Threads",
+            "games cannot get their threads",
+        ),
+        (
+            Permissions::ATTACH_FILES,
+            "Attach Files",
+            "boards cannot be posted there",
+        ),
+        (
+            Permissions::READ_MESSAGE_HISTORY,
+            "Read Message History",
+            "game threads cannot be started from their announcements",
+        ),
+    ];
+
+    /// Every permission Rookery needs, and nothing more: what its invite asks for and what
+    /// `/play` and the start-up check look for.
+    pub const PLAY_PERMISSIONS: Permissions = Permissions::from_bits_truncate(
+        Permissions::VIEW_CHANNEL.bits()
+            | Permissions::SEND_MESSAGES.bits()
+            | Permissions::SEND_MESSAGES_IN_THREADS.bits()
+            | Permissions::CREATE_PUBLIC_THREADS.bits()
+            | Permissions::ATTACH_FILES.bits()
+            | Permissions::READ_MESSAGE_HISTORY.bits(),
+    );
+
+    /// The link that adds Rookery (application `client_id`) to a server with exactly
+    /// [`PLAY_PERMISSIONS`] and its slash commands.
+    pub fn invite_url(client_id: u64) -> String {
+        format!(
+            "https://discord.com/oauth2/authorize?client_id={client_id}&permissions={}\
+             &scope=bot%20applications.commands",
+            PLAY_PERMISSIONS.bits()
+        )
+    }
+
+    /// The names of the permissions Rookery needs that `granted` lacks, as Discord's settings
+    /// name them, in their order there; none for an administrator.
+    pub fn missing_for_play(granted: Permissions) -> Vec<&'static str> {
+        if granted.contains(Permissions::ADMINISTRATOR) {
+            return Vec::new();
+        }
+        NEEDED
+            .iter()
+            .filter(|(permission, _, _)| !granted.contains(*permission))
+            .map(|(_, name, _)| *name)
+            .collect()
+    }
+
+    /// What Rookery lacks for play in the channel of a command, from the bot's permissions
+    /// there as Discord computed them for the interaction (`app_permissions`).
+    pub(super) fn missing_here(ctx: Context<'_>) -> Vec<&'static str> {
+        let poise::Context::Application(application) = ctx else {
+            return Vec::new();
+        };
+        application
+            .interaction
+            .app_permissions
+            .map(missing_for_play)
+            .unwrap_or_default()
+    }
+
+    /// `/play`'s private answer where Rookery lacks `missing` in the channel: what to grant, and
+    /// where an admin grants it.
+    pub fn missing_answer(missing: &[&str]) -> String {
+        let (these, them) = if missing.len() == 1 {
+            ("this permission", "it")
+        } else {
+            ("these permissions", "them")
+        };
+        format!(
+            "I cannot run games in this channel: I lack {these} here: {}. A server admin can \
+             grant {them} to Rookery in the channel's settings (Edit Channel → Permissions) or \
+             to its role (Server Settings → Roles). No game was started.",
+            missing.join(", ")
+        )
+    }
+
+    /// The bot's permissions in a server before any channel's overwrites, by Discord's
+    /// documented algorithm: everything for the server's owner; otherwise what @everyone and
+    /// the bot's roles grant together, and everything with Administrator.
+    pub fn base_permissions(
+        everyone: Permissions,
+        roles: &[Permissions],
+        owner: bool,
+    ) -> Permissions {
+        if owner {
+            return Permissions::all();
+        }
+        let base = roles.iter().fold(everyone, |all, role| all | *role);
+        if base.contains(Permissions::ADMINISTRATOR) {
+            Permissions::all()
+        } else {
+            base
+        }
+    }
+
+    /// The bot (user `me`, with `roles`) in a channel of server `guild`, from its `base`
+    /// permissions and the channel's overwrites, in Discord's documented order: the @everyone
+    /// overwrite, then the overwrites of the bot's roles taken together, then the bot's own as
+    /// a member; each removes its denials, then adds its allowances. An administrator is not
+    /// bound by overwrites.
+    pub fn channel_permissions(
+        base: Permissions,
+        guild: GuildId,
+        me: UserId,
+        roles: &[RoleId],
+        overwrites: &[PermissionOverwrite],
+    ) -> Permissions {
+        if base.contains(Permissions::ADMINISTRATOR) {
+            return Permissions::all();
+        }
+        let none = (Permissions::empty(), Permissions::empty());
+        let (mut everyone, mut role, mut member) = (none, none, none);
+        for overwrite in overwrites {
+            let (allow, deny) = (overwrite.allow, overwrite.deny);
+            match overwrite.kind {
+                PermissionOverwriteType::Role(id) if id.get() == guild.get() => {
+                    everyone = (allow, deny)
+                }
+                PermissionOverwriteType::Role(id) if roles.contains(&id) => {
+                    role = (role.0 | allow, role.1 | deny)
+                }
+                PermissionOverwriteType::Member(id) if id == me => member = (allow, deny),
+                _ => {}
+            }
+        }
+        [everyone, role, member]
+            .into_iter()
+            .fold(base, |permissions, (allow, deny)| {
+                (permissions & !deny) | allow
+            })
+    }
+
+    /// The start-up check's findings in one server, in words an admin can act on: for each
+    /// permission Rookery needs, the text channels (`#name`, permissions) it can see yet lacks
+    /// it in, and what goes wrong there. Channels hidden from Rookery (no View Channel) are
+    /// taken to be meant so: games are played elsewhere.
+    pub fn play_warnings(server: &str, channels: &[(String, Permissions)]) -> Vec<String> {
+        let visible: Vec<&(String, Permissions)> = channels
+            .iter()
+            .filter(|(_, granted)| granted.contains(Permissions::VIEW_CHANNEL))
+            .collect();
+        if visible.is_empty() {
+            if channels.is_empty() {
+                return Vec::new();
+            }
+            return vec![format!(
+                "In server {server}, Rookery cannot see any text channel: grant it View Channel \
+                 where games are to be played"
+            )];
+        }
+        NEEDED
+            .iter()
+            .filter(|(permission, _, _)| *permission != Permissions::VIEW_CHANNEL)
+            .filter_map(|(permission, name, consequence)| {
+                let lacking: Vec<String> = visible
+                    .iter()
+                    .filter(|(_, granted)| !granted.contains(*permission))
+                    .map(|(channel, _)| format!("#{channel}"))
+                    .collect();
+                (!lacking.is_empty()).then(|| {
+                    format!(
+                        "In server {server}, Rookery lacks {name} in {}: {consequence}",
+                        channel_list(&lacking)
+                    )
+                })
+            })
+            .collect()
+    }
+
+    /// Channels named in a log line: the first ten, then how many more.
+    fn channel_list(channels: &[String]) -> String {
+        const SHOWN: usize = 10;
+        if channels.len() <= SHOWN {
+            channels.join(", ")
+        } else {
+            format!(
+                "{} and {} more",
+                channels[..SHOWN].join(", "),
+                channels.len() - SHOWN
+            )
+        }
+    }
+
+    /// The start-up check of one server Rookery (user `me`) is in, from the GUILD_CREATE
+    /// Discord sends after READY (the server's roles, its channels with their overwrites, and
+    /// Rookery's own membership): logs what is missing for play, or that nothing is.
+    pub(super) fn check_server(me: UserId, guild: &serenity::Guild) {
+        let Some(member) = guild.members.get(&me) else {
+            tracing::warn!(
+                "In server {}, Rookery could not check its permissions: Discord did not say \
+                 which roles it has there",
+                guild.name
+            );
+            return;
+        };
+        let role_permissions = |id: &RoleId| guild.roles.get(id).map(|role| role.permissions);
+        let everyone = role_permissions(&guild.id.everyone_role()).unwrap_or_default();
+        let roles: Vec<Permissions> = member.roles.iter().filter_map(role_permissions).collect();
+        let base = base_permissions(everyone, &roles, guild.owner_id == me);
+        let mut channels: Vec<(String, Permissions)> = guild
+            .channels
+            .values()
+            .filter(|c| matches!(c.kind, ChannelType::Text | ChannelType::News))
+            .map(|c| {
+                let granted = channel_permissions(
+                    base,
+                    guild.id,
+                    me,
+                    &member.roles,
+                    &c.permission_overwrites,
+                );
+                (c.name.clone(), granted)
+            })
+            .collect();
+        channels.sort_by(|(a, _), (b, _)| a.cmp(b));
+        let warnings = play_warnings(&guild.name, &channels);
+        if warnings.is_empty() {
+            tracing::info!(
+                server = %guild.name,
+                channels = channels.len(),
+                "Rookery has every permission it needs in the server's text channels"
+            );
+        }
+        for warning in warnings {
+            tracing::warn!("{warning}");
+        }
+    }
+
+    /// Discord's error code for a request refused because the bot cannot see the channel.
+    const MISSING_ACCESS: isize = 50001;
+    /// Discord's error code for a request refused for a permission the bot lacks.
+    const MISSING_PERMISSIONS: isize = 50013;
+
+    /// The permission a post in a game's thread was refused for, named as Discord's settings
+    /// name it, if it was refused for one. Discord does not say which one is missing: a post
+    /// with a file may lack either.
+    pub(super) fn refused_permission(
+        error: &serenity::Error,
+        with_file: bool,
+    ) -> Option<&'static str> {
+        match discord_code(error)? {
+            MISSING_ACCESS => Some("View Channel"),
+            MISSING_PERMISSIONS if with_file => Some("Send Messages in Threads or Attach Files"),
+            MISSING_PERMISSIONS => Some("Send Messages in Threads"),
+            _ => None,
+        }
+    }
+
+    /// The line that opens each post of a game moved from its thread to its channel.
+    pub fn thread_refused_notice(game: GameId, permission: &str) -> String {
+        format!(
+            "Game {game}: I can no longer post in the game's thread (missing permission: \
+             {permission}); the game goes on here."
+        )
+    }
+
+    impl DiscordCourier {
+        /// Posts an item its game's thread refused, for a permission the bot lost there, in
+        /// the game's own channel, opened by a notice that says why: the game goes on there and
+        /// nothing is lost. The next post tries the thread first again, so the game returns to
+        /// its thread once the permission is given back.
+        pub(super) async fn post_in_game_channel(
+            &self,
+            service: &Service,
+            item: &Pending,
+            game: GameId,
+            permission: &str,
+        ) -> Result<serenity::MessageId, DeliveryError> {
+            let row = game_row(service, game).await?;
+            let channel = discord_channel(&row.channel)?;
+            tracing::warn!(
+                "the thread of game {game} refused a post (missing permission: {permission}); \
+                 posting in the game's channel"
+            );
+            let post = &item.post;
+            let text = format!(
+                "{}\n{}",
+                thread_refused_notice(game, permission),
+                expanded(service, &post.text).await
+            );
+            // In parts where it is long, as in the thread (each part with its own nonce, the
+            // picture and buttons with the last).
+            let parts = split_message(&text);
+            let last = parts.len().saturating_sub(1);
+            let mut posted = None;
+            for (n, part) in parts.into_iter().enumerate() {
+                let nonce = if n == last {
+                    format!("rookery-{}", item.id)
+                } else {
+                    format!("rookery-{}-{n}", item.id)
+                };
+                let mut message = CreateMessage::new()
+                    .content(part)
+                    .nonce(serenity::Nonce::String(nonce))
+                    .enforce_nonce(true);
+                if n == last {
+                    if let Some(png) = &post.image {
+                        message =
+                            message.add_file(CreateAttachment::bytes(png.clone(), "board.png"));
+                    }
+                    let rows = components(item);
+                    if !rows.is_empty() {
+                        message = message.components(rows);
+                    }
+                }
+                let sent = channel
+                    .send_message(&self.http, message)
+                    .await
+                    .map_err(|e| delivery_error("posting in the game's channel", e))?;
+                posted = Some(sent.id);
+            }
+            posted.ok_or_else(|| DeliveryError::Rejected("a post with nothing to send".into()))
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        /// The invite asks for exactly the permissions the checks look for, and for the number
+        /// the README gives (1024 + 2048 + 32768 + 65536 + 2^35 + 2^38).
+        #[test]
+        fn the_invite_asks_for_exactly_what_the_checks_need() {
+            let checked = NEEDED
+                .iter()
+                .fold(Permissions::empty(), |all, (permission, _, _)| {
+                    all | *permission
+                });
+            assert_eq!(checked, PLAY_PERMISSIONS);
+            assert_eq!(PLAY_PERMISSIONS.bits(), 309_237_746_688);
+            assert_eq!(
+                invite_url(42),
+                "https://discord.com/oauth2/authorize?client_id=42&permissions=309237746688\
+                 &scope=bot%20applications.commands"
+            );
+            // Everything named is missing from nothing, and nothing from everything.
+            assert_eq!(missing_for_play(PLAY_PERMISSIONS), Vec::<&str>::new());
+            assert_eq!(missing_for_play(Permissions::all()), Vec::<&str>::new());
+        }
+
+        #[test]
+        fn missing_permissions_are_named_as_discord_names_them() {
+            let granted =
+                PLAY_PERMISSIONS - Permissions::CREATE_PUBLIC_THREADS - Permissions::ATTACH_FILES;
+            assert_eq!(
+                missing_for_play(granted),
+                vec!["Create Public Threads", "Attach Files"]
+            );
+            assert_eq!(
+                missing_for_play(Permissions::empty()),
+                vec![
+                    "View Channel",
+                    "Send Messages",
+                    "Send Messages in Threads",
+                    "Create Public Threads",
+                    "Attach Files",
+                    "Read Message History"
+                ]
+            );
+            // An administrator has every permission, whatever the bits say.
+            assert!(missing_for_play(Permissions::ADMINISTRATOR).is_empty());
+            let answer = missing_answer(&["Attach Files"]);
+            assert!(
+                answer.contains("this permission here: Attach Files."),
+                "{answer}"
+            );
+            assert!(answer.contains("No game was started"), "{answer}");
+        }
+
+        #[test]
+        fn base_permissions_follow_discords_algorithm() {
+            let everyone = Permissions::VIEW_CHANNEL | Permissions::SEND_MESSAGES;
+            let role = Permissions::ATTACH_FILES;
+            assert_eq!(base_permissions(everyone, &[role], false), everyone | role);
+            assert_eq!(base_permissions(everyone, &[], false), everyone);
+            // The owner, and a role with Administrator, have everything.
+            assert_eq!(
+                base_permissions(Permissions::empty(), &[], true),
+                Permissions::all()
+            );
+            assert_eq!(
+                base_permissions(everyone, &[Permissions::ADMINISTRATOR], false),
+                Permissions::all()
+            );
+        }
+
+        fn overwrite(
+            kind: PermissionOverwriteType,
+            allow: Permissions,
+            deny: Permissions,
+        ) -> PermissionOverwrite {
+            PermissionOverwrite { allow, deny, kind }
+        }
+
+        #[test]
+        fn channel_overwrites_apply_in_discords_order() {
+            let guild = GuildId::new(10);
+            let me = UserId::new(20);
+            let mine = RoleId::new(30);
+            let other = RoleId::new(31);
+            let everyone_role = PermissionOverwriteType::Role(RoleId::new(10));
+            let none = Permissions::empty();
+            let base = PLAY_PERMISSIONS;
+
+            // No overwrites: the base.
+            assert_eq!(channel_permissions(base, guild, me, &[mine], &[]), base);
+            // @everyone's denial takes a permission away.
+            let deny_files = [overwrite(everyone_role, none, Permissions::ATTACH_FILES)];
+            assert_eq!(
+                channel_permissions(base, guild, me, &[mine], &deny_files),
+                base - Permissions::ATTACH_FILES
+            );
+            // A role of the bot's allows it again; a role it does not have does nothing.
+            let mut allowed_again = deny_files.to_vec();
+            allowed_again.push(overwrite(
+                PermissionOverwriteType::Role(mine),
+                Permissions::ATTACH_FILES,
+                none,
+            ));
+            assert_eq!(
+                channel_permissions(base, guild, me, &[mine], &allowed_again),
+                base
+            );
+            assert_eq!(
+                channel_permissions(base, guild, me, &[other], &allowed_again),
+                base - Permissions::ATTACH_FILES
+            );
+            // Among the bot's roles, an allowance wins over another role's denial.
+            let roles_disagree = [
+                overwrite(
+                    PermissionOverwriteType::Role(mine),
+                    none,
+                    Permissions::SEND_MESSAGES,
+                ),
+                overwrite(
+                    PermissionOverwriteType::Role(other),
+                    Permissions::SEND_MESSAGES,
+                    none,
+                ),
+            ];
+            assert_eq!(
+                channel_permissions(base, guild, me, &[mine, other], &roles_disagree),
+                base
+            );
+            // The bot's own overwrite comes last: it denies over a role's allowance.
+            let member_denies = [
+                overwrite(
+                    PermissionOverwriteType::Role(mine),
+                    Permissions::CREATE_PUBLIC_THREADS,
+                    none,
+                ),
+                overwrite(
+                    PermissionOverwriteType::Member(me),
+                    none,
+                    Permissions::CREATE_PUBLIC_THREADS,
+                ),
+                overwrite(
+                    PermissionOverwriteType::Member(UserId::new(21)),
+                    none,
+                    Permissions::SEND_MESSAGES,
+                ),
+            ];
+            assert_eq!(
+                channel_permissions(base, guild, me, &[mine], &member_denies),
+                base - Permissions::CREATE_PUBLIC_THREADS
+            );
+            // An administrator is bound by no overwrite.
+            assert_eq!(
+                channel_permissions(Permissions::all(), guild, me, &[mine], &member_denies),
+                Permissions::all()
+            );
+        }
+
+        #[test]
+        fn start_up_warnings_name_the_permission_the_channels_and_the_consequence() {
+            let all = PLAY_PERMISSIONS;
+            let channels = vec![
+                ("games".to_string(), all - Permissions::ATTACH_FILES),
+                ("chess".to_string(), all - Permissions::ATTACH_FILES),
+                ("general".to_string(), all),
+                // Hidden from Rookery on purpose: not reported.
+                ("staff".to_string(), Permissions::empty()),
+            ];
+            assert_eq!(
+                play_warnings("Chess Club", &channels),
+                vec![
+                    "In server Chess Club, Rookery lacks Attach Files in #games, #chess: boards \
+                     cannot be posted there"
+                ]
+            );
+            let threads = vec![(
+                "games".to_string(),
+                all - Permissions::CREATE_PUBLIC_THREADS - Permissions::SEND_MESSAGES_IN_THREADS,
+            )];
+            assert_eq!(
+                play_warnings("Chess Club", &threads),
+                vec![
+                    "In server Chess Club, Rookery lacks Send Messages in Threads in #games: \
+                     moves and boards cannot be posted in the games' threads",
+                    "In server Chess Club, Rookery lacks Create Public Threads in #games: games \
+                     cannot get their threads",
+                ]
+            );
+            assert!(play_warnings("Chess Club", &[("games".to_string(), all)]).is_empty());
+            assert!(play_warnings("Chess Club", &[]).is_empty());
+            let hidden =
+                play_warnings("Chess Club", &[("games".to_string(), Permissions::empty())]);
+            assert_eq!(hidden.len(), 1);
+            assert!(
+                hidden[0].contains("cannot see any text channel"),
+                "{hidden:?}"
+            );
+            let many: Vec<(String, Permissions)> = (0..12)
+                .map(|n| (format!("c{n:02}"), all - Permissions::SEND_MESSAGES))
+                .collect();
+            let warnings = play_warnings("Chess Club", &many);
+            let warning = &warnings[0];
+            assert!(
+                warning.contains("#c09 and 2 more: games cannot be announced there"),
+                "{warning}"
+            );
+        }
+
+        #[test]
+        fn a_moved_post_says_why() {
+            assert_eq!(
+                thread_refused_notice(GameId(3), "Send Messages in Threads"),
+                "Game 3: I can no longer post in the game's thread (missing permission: Send \
+                 Messages in Threads); the game goes on here."
+            );
+        }
+    }
 }

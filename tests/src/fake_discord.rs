@@ -260,6 +260,8 @@ struct World {
     /// Every interaction's token expires as soon as its first callback is taken (as if the
     /// bot's work after deferring took a quarter of an hour).
     tokens_expire_after_callback: bool,
+    /// Permissions taken from the bot in a channel (bits), as a moderator's overwrite would.
+    denied: HashMap<u64, u64>,
 }
 
 /// A thread as Discord keeps it.
@@ -791,6 +793,15 @@ impl FakeDiscord {
         for (k, v) in place.as_object().unwrap() {
             event[k] = v.clone();
         }
+        // Discord tells the bot its own permissions in the server channel of the interaction.
+        if let (true, Some(channel)) = (
+            event.get("guild_id").is_some(),
+            event["channel_id"]
+                .as_str()
+                .and_then(|c| c.parse::<u64>().ok()),
+        ) {
+            event["app_permissions"] = json!(self.bot_permissions_in(channel).bits().to_string());
+        }
         checked::<serenity::Interaction>("interaction", event)
     }
 
@@ -1159,7 +1170,9 @@ fn on_gateway_payload(
             session.log.push((1, event.clone()));
             // Like Discord, a new session does not get what the old one missed.
             world.buffered.clear();
-            vec![event]
+            // Then, as Discord does after READY, the server itself.
+            let guild = guild_create(&mut world);
+            vec![event, guild]
         }
         Some(6) => {
             world.resumes += 1;
@@ -1308,6 +1321,12 @@ async fn rest(State(shared): State<Arc<Shared>>, request: Request) -> Response {
         } else {
             held_to_contract(&shared, &method, &path, response).await
         };
+    }
+    // What the bot may not do in the channel, as a moderator set it.
+    let refusal = permission_refusal(&shared.world.lock().unwrap(), &method, &path, &parts);
+    if let Some(response) = refusal {
+        shared.changed.notify_waiters();
+        return held_to_contract(&shared, &method, &path, response).await;
     }
     let response = route(&shared, &method, &path, json, parts);
     shared.changed.notify_waiters();
@@ -2036,6 +2055,185 @@ fn thread_state_value(id: u64, parent: u64, state: &ThreadState) -> Value {
     thread["thread_metadata"]["archived"] = json!(state.archived);
     thread["thread_metadata"]["locked"] = json!(state.locked);
     checked::<serenity::GuildChannel>("thread", thread)
+}
+
+// ---- the bot's permissions in the server ------------------------------------------------------
+
+/// The bot's permissions in the test server where no one took any: those of a new server's
+/// @everyone (which hold all Rookery needs), as the interactions' `app_permissions` say.
+const DEFAULT_PERMISSIONS: u64 = 2_248_473_465_835_073;
+
+/// The bot's own role in the test server, the one its invite made.
+pub const BOT_ROLE: u64 = 900_000_000_000_000_004;
+
+/// The test server's name.
+pub const GUILD_NAME: &str = "Test server";
+
+/// The name of a text channel of the test server: the lobby is `#games`.
+pub fn channel_name(id: u64) -> String {
+    if id == LOBBY {
+        "games".to_string()
+    } else {
+        format!("channel-{id}")
+    }
+}
+
+impl FakeDiscord {
+    /// A moderator takes `permissions` from the bot in `channel` (an overwrite for the bot):
+    /// from now on the interactions there say so in `app_permissions`, the requests that need
+    /// them are refused as Discord refuses them (403 with 50001 Missing Access without View
+    /// Channel, 50013 Missing Permissions otherwise), and the GUILD_CREATE of a later IDENTIFY
+    /// carries the overwrite. Like Discord's, a thread has its parent channel's permissions.
+    pub fn deny_permissions(&self, channel: u64, permissions: serenity::Permissions) {
+        *self.world().denied.entry(channel).or_default() |= permissions.bits();
+    }
+
+    /// A moderator gives the bot back everything taken from it in `channel`.
+    pub fn restore_permissions(&self, channel: u64) {
+        self.world().denied.remove(&channel);
+    }
+
+    /// The bot's permissions in `channel`, as Discord computes them for `app_permissions`.
+    pub fn bot_permissions_in(&self, channel: u64) -> serenity::Permissions {
+        let denied = denied_in(&self.world(), channel);
+        serenity::Permissions::from_bits_truncate(DEFAULT_PERMISSIONS & !denied)
+    }
+}
+
+/// The permission bits taken from the bot in `channel`, with its parent channel's for a thread.
+fn denied_in(world: &World, channel: u64) -> u64 {
+    let own = world.denied.get(&channel).copied().unwrap_or(0);
+    match world.channels.get(&channel) {
+        Some(ChannelKind::Thread { parent }) => {
+            own | world.denied.get(parent).copied().unwrap_or(0)
+        }
+        _ => own,
+    }
+}
+
+/// Discord's refusal of a request that the bot's permissions in its channel do not allow:
+/// posting (Send Messages, or Send Messages in Threads in a thread; Attach Files with a file)
+/// and making threads (Create Public Threads); any of them without View Channel.
+fn permission_refusal(
+    world: &World,
+    method: &Method,
+    path: &str,
+    parts: &[Part],
+) -> Option<Response> {
+    if *method != Method::POST {
+        return None;
+    }
+    use serenity::Permissions as P;
+    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let (channel, needed) = match segments.as_slice() {
+        ["channels", channel, "messages"] => {
+            let channel = channel.parse::<u64>().ok()?;
+            let send = match world.channels.get(&channel)? {
+                ChannelKind::Text => P::SEND_MESSAGES,
+                ChannelKind::Thread { .. } => P::SEND_MESSAGES_IN_THREADS,
+                ChannelKind::Direct { .. } => return None,
+            };
+            let file = parts.iter().any(|p| p.name.starts_with("files"));
+            (channel, if file { send | P::ATTACH_FILES } else { send })
+        }
+        ["channels", channel, "threads"] | ["channels", channel, "messages", _, "threads"] => {
+            (channel.parse::<u64>().ok()?, P::CREATE_PUBLIC_THREADS)
+        }
+        _ => return None,
+    };
+    let denied = P::from_bits_truncate(denied_in(world, channel));
+    if denied.contains(P::VIEW_CHANNEL) {
+        return Some(error(StatusCode::FORBIDDEN, 50001, "Missing Access"));
+    }
+    denied
+        .intersects(needed)
+        .then(|| error(StatusCode::FORBIDDEN, 50013, "Missing Permissions"))
+}
+
+/// The GUILD_CREATE Discord sends after READY, with the next sequence number of the session:
+/// the server's roles (@everyone, and the bot's role with the permissions its invite asked
+/// for), its text channels with an overwrite for the bot where permissions were taken from it,
+/// and the bot's own membership. Parsed with serenity's types first.
+fn guild_create(world: &mut World) -> Value {
+    let role = |id: u64, name: &str, permissions: u64, position: u64, bot: bool| {
+        let mut role = json!({
+            "id": id.to_string(), "name": name, "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null},
+            "hoist": false, "icon": null, "unicode_emoji": null, "position": position,
+            "permissions": permissions.to_string(), "managed": bot, "mentionable": false,
+            "flags": 0,
+        });
+        if bot {
+            role["tags"] = json!({"bot_id": APPLICATION.to_string()});
+        }
+        role
+    };
+    let invited = bot::discord::permissions::PLAY_PERMISSIONS.bits();
+    let mut text_channels: Vec<u64> = world
+        .channels
+        .iter()
+        .filter(|(_, kind)| **kind == ChannelKind::Text)
+        .map(|(id, _)| *id)
+        .collect();
+    text_channels.sort();
+    let channels: Vec<Value> = text_channels
+        .iter()
+        .enumerate()
+        .map(|(position, &id)| {
+            let denied = world.denied.get(&id).copied().unwrap_or(0);
+            let overwrites = if denied == 0 {
+                json!([])
+            } else {
+                json!([{"id": APPLICATION.to_string(), "type": 1, "allow": "0",
+                        "deny": denied.to_string()}])
+            };
+            json!({
+                "id": id.to_string(), "type": 0, "guild_id": GUILD.to_string(),
+                "name": channel_name(id), "position": position, "parent_id": null,
+                "permission_overwrites": overwrites, "topic": null, "nsfw": false,
+                "rate_limit_per_user": 0, "last_message_id": null, "flags": 0,
+            })
+        })
+        .collect();
+    let guild = json!({
+        "id": GUILD.to_string(), "name": GUILD_NAME, "icon": null, "icon_hash": null,
+        "splash": null, "discovery_splash": null, "owner_id": "1",
+        "afk_channel_id": null, "afk_timeout": 300, "widget_enabled": false,
+        "widget_channel_id": null, "verification_level": 0,
+        "default_message_notifications": 0, "explicit_content_filter": 0,
+        "roles": [
+            role(GUILD, "@everyone", DEFAULT_PERMISSIONS, 0, false),
+            role(BOT_ROLE, "Rookery", invited, 1, true),
+        ],
+        "emojis": [], "features": [], "mfa_level": 0, "application_id": null,
+        "system_channel_id": null, "system_channel_flags": 0, "rules_channel_id": null,
+        "max_presences": null, "max_members": 500_000, "vanity_url_code": null,
+        "description": null, "banner": null, "premium_tier": 0,
+        "premium_subscription_count": 0, "preferred_locale": "en-GB",
+        "public_updates_channel_id": null, "max_video_channel_users": 25,
+        "max_stage_video_channel_users": 50, "nsfw_level": 0, "stickers": [],
+        "premium_progress_bar_enabled": false, "safety_alerts_channel_id": null,
+        "joined_at": snowflake_time(), "large": false, "unavailable": false,
+        "member_count": world.users.len() + 1, "voice_states": [],
+        "members": [{
+            "user": user_json(APPLICATION, "Rookery", true), "nick": null, "avatar": null,
+            "banner": null, "roles": [BOT_ROLE.to_string()], "joined_at": snowflake_time(),
+            "premium_since": null, "deaf": false, "mute": false, "flags": 0, "pending": false,
+            "communication_disabled_until": null,
+        }],
+        "channels": channels, "threads": [], "presences": [], "stage_instances": [],
+        "guild_scheduled_events": [], "soundboard_sounds": [],
+    });
+    let session = world.session.as_mut().expect("GUILD_CREATE follows READY");
+    let seq = session.log.len() as u64 + 1;
+    let event = json!({"op": 0, "t": "GUILD_CREATE", "s": seq, "d": guild});
+    match serde_json::from_value::<serenity::GatewayEvent>(event.clone()) {
+        Ok(serenity::GatewayEvent::Dispatch(_, serenity::Event::GuildCreate(_))) => {}
+        Ok(_) => panic!("serenity read the fake's GUILD_CREATE as another event"),
+        Err(e) => panic!("the fake built a GUILD_CREATE serenity cannot read: {e}\n{event:#}"),
+    }
+    session.log.push((seq, event.clone()));
+    event
 }
 
 // ---- the real bot, in this process, against the fake -----------------------------------------

@@ -15,6 +15,8 @@
 //! - `!closed-dms alice`: alice's direct messages fail from now on.
 //!
 //! `#` starts a comment.
+// The fake's GUILD_CREATE is one large `json!` literal.
+#![recursion_limit = "256"]
 
 use std::collections::HashSet;
 use std::io::Write;
