@@ -1281,7 +1281,7 @@ impl Answering<'_> {
     fn http(&self) -> &serenity::Http {
         match self {
             Answering::Command(ctx) => ctx.http(),
-            Answering::Component(ctx, _) => &*ctx.http,
+            Answering::Component(ctx, _) => &ctx.http,
         }
     }
 
