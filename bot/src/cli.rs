@@ -22,9 +22,11 @@ use engine::registry;
 #[derive(Debug, Parser)]
 #[command(name = "rookery", version, about)]
 pub struct Cli {
-    /// The SQLite database file (created if missing).
-    #[arg(long, env = "ROOKERY_DB", default_value = "rookery.db", global = true)]
-    pub db: PathBuf,
+    /// The database: an SQLite file (created if missing), or a PostgreSQL URL
+    /// (`postgres://user:password@host/database`) for several processes sharing one database.
+    /// Without it, DATABASE_URL, else `rookery.db`.
+    #[arg(long, env = "ROOKERY_DB", global = true)]
+    pub db: Option<String>,
     /// The Discord bot token; without it Rookery runs the local console.
     #[arg(long, env = "DISCORD_TOKEN", hide_env_values = true)]
     pub token: Option<String>,
@@ -207,20 +209,68 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|e| format!("could not start the async runtime: {e}"))
 }
 
-async fn open_service(db: &std::path::Path) -> Result<Service, String> {
-    let store = Store::open(db)
+async fn open_service(db: &str) -> Result<Service, String> {
+    Ok(Service::new(open_store(db).await?, Arc::new(SystemClock)))
+}
+
+/// The database `--db` names, with a sentence saying why it could not be opened.
+async fn open_store(db: &str) -> Result<Store, String> {
+    Store::connect(db)
         .await
-        .map_err(|e| format!("could not open the database {}: {e}", db.display()))?;
-    Ok(Service::new(store, Arc::new(SystemClock)))
+        .map_err(|e| database_error(&shown_db(db), &e))
+}
+
+/// Why a database could not be opened, in words an admin can act on (nothing was written).
+fn database_error(db: &str, error: &crate::store::DbError) -> String {
+    use crate::store::{DbError, InUse};
+    use sqlx::migrate::MigrateError;
+    match error {
+        DbError::Configuration(e) if e.downcast_ref::<InUse>().is_some() => e.to_string(),
+        DbError::Configuration(e) => format!(
+            "{db} is not a database Rookery can use ({e}): give an SQLite file's path or a URL \
+             like postgres://user:password@host:5432/database"
+        ),
+        DbError::Io(e) => format!("could not reach the database {db}: {e}"),
+        DbError::PoolTimedOut => format!("could not reach the database {db}: it did not answer"),
+        DbError::Migrate(m) => match &**m {
+            MigrateError::VersionMissing(v) => format!(
+                "the database {db} has been brought to schema version {v} by a newer Rookery \
+                 than this one; nothing was changed: run the newer version"
+            ),
+            other => format!("could not bring the database {db} up to date: {other}"),
+        },
+        other => format!("could not open the database {db}: {other}"),
+    }
+}
+
+/// A database's name fit to print: a URL's password left out.
+fn shown_db(db: &str) -> String {
+    match (db.find("://"), db.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let credentials = &db[scheme + 3..at];
+            match credentials.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &db[..scheme + 3], &db[at..]),
+                None => db.to_string(),
+            }
+        }
+        _ => db.to_string(),
+    }
+}
+
+/// The database to use: `--db` or ROOKERY_DB, else DATABASE_URL, else `rookery.db`.
+fn database(cli_db: Option<String>) -> String {
+    cli_db
+        .filter(|d| !d.trim().is_empty())
+        .or_else(|| {
+            std::env::var("DATABASE_URL")
+                .ok()
+                .filter(|d| !d.trim().is_empty())
+        })
+        .unwrap_or_else(|| "rookery.db".to_string())
 }
 
 /// The Discord bot, until Ctrl-C or SIGTERM.
-fn discord(
-    db: &std::path::Path,
-    token: String,
-    guild: Option<u64>,
-    api: Option<String>,
-) -> Result<(), String> {
+fn discord(db: &str, token: String, guild: Option<u64>, api: Option<String>) -> Result<(), String> {
     runtime()?.block_on(async {
         let service = Arc::new(open_service(db).await?);
         let connection = crate::discord::Connection { token, api };
@@ -235,20 +285,10 @@ fn discord(
 }
 
 /// The local console on standard input and output.
-fn local(
-    db: &std::path::Path,
-    out: PathBuf,
-    closed_dms: Vec<String>,
-    seed: Option<u64>,
-) -> Result<(), String> {
+fn local(db: &str, out: PathBuf, closed_dms: Vec<String>, seed: Option<u64>) -> Result<(), String> {
     runtime()?.block_on(async {
         let service = match seed {
-            Some(seed) => {
-                let store = Store::open(db)
-                    .await
-                    .map_err(|e| format!("could not open the database {}: {e}", db.display()))?;
-                Service::with_seed(store, Arc::new(SystemClock), seed)
-            }
+            Some(seed) => Service::with_seed(open_store(db).await?, Arc::new(SystemClock), seed),
             None => open_service(db).await?,
         };
         let printer = Printer::new(
@@ -262,7 +302,7 @@ fn local(
             println!(
                 "Rookery console on {}. Type lines like `@alice /play chess`, `@bob /join 1`, \
                  `@alice /move e4`; `@you /help` lists the commands; Ctrl-D quits.",
-                db.display()
+                shown_db(db)
             );
         }
         // Deliver anything left from an earlier run first.
@@ -313,7 +353,7 @@ async fn run_lines<R: tokio::io::AsyncBufRead + Unpin>(
 
 /// Runs a parsed command line. Errors are messages for the user.
 pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), String> {
-    let db = cli.db.clone();
+    let db = database(cli.db.clone());
     // An empty DISCORD_TOKEN (`DISCORD_TOKEN= cargo run`) means no token: the console runs.
     let cli = Cli {
         token: cli.token.filter(|t| !t.trim().is_empty()),
@@ -746,7 +786,7 @@ mod tests {
         runtime()
             .unwrap()
             .block_on(async {
-                let service = open_service(&dir.join("u.db")).await?;
+                let service = open_service(&dir.join("u.db").display().to_string()).await?;
                 let printer = Printer::new(
                     Box::new(shared.clone()),
                     dir.join("images"),

@@ -825,21 +825,39 @@ struct DiscordCourier {
 impl DiscordCourier {
     /// The game's thread: the one started from its announcement, or (for a game whose
     /// announcement could not be posted) one made on its own in the game's channel.
-    async fn thread(&self, service: &Service, game: GameId) -> Result<ChannelId, DeliveryError> {
+    /// The game's thread, made if it has none; `None` where Discord refuses the bot a new
+    /// thread for a missing permission.
+    async fn thread(
+        &self,
+        service: &Service,
+        game: GameId,
+    ) -> Result<Option<ChannelId>, DeliveryError> {
         let row = game_row(service, game).await?;
         if let Some(id) = row.thread.as_deref().and_then(|t| t.parse::<u64>().ok()) {
-            return Ok(ChannelId::new(id));
+            return Ok(Some(ChannelId::new(id)));
         }
         let channel = discord_channel(&row.channel)?;
-        let thread = channel
+        let made = channel
             .create_thread(
                 &self.http,
                 thread_builder(game, &row.variant).kind(ChannelType::PublicThread),
             )
-            .await
-            .map_err(|e| delivery_error(&format!("making the thread of game {game}"), e))?;
+            .await;
+        let thread = match made {
+            Ok(thread) => thread,
+            Err(e) if permissions::refused_permission(&e, false).is_some() => {
+                tracing::warn!(%game, "Discord refused a new thread for game {game}: {e}");
+                return Ok(None);
+            }
+            Err(e) => {
+                return Err(delivery_error(
+                    &format!("making the thread of game {game}"),
+                    e,
+                ))
+            }
+        };
         remember_thread(service, game, thread.id).await?;
-        Ok(thread.id)
+        Ok(Some(thread.id))
     }
 
     /// Starts the game's thread from its announcement `message`. Delivered again after a crash,
@@ -931,7 +949,16 @@ impl DiscordCourier {
         let post = &item.post;
         let channel = match &post.target {
             Target::Channel(c) => discord_channel(c)?,
-            Target::GameThread(g) => self.thread(service, *g).await?,
+            Target::GameThread(g) => match self.thread(service, *g).await? {
+                Some(thread) => thread,
+                None => {
+                    // The bot may no longer make threads there: the game goes on in its
+                    // channel until it may again.
+                    self.post_in_game_channel(service, item, *g, "Create Public Threads")
+                        .await?;
+                    return Ok(());
+                }
+            },
             Target::Direct(u) => self.direct_channel(u).await?,
         };
         let Some(game) = item.game.filter(|_| post.thread_anchor) else {
@@ -1071,6 +1098,9 @@ fn components(item: &Pending) -> Vec<CreateActionRow> {
         let options = post
             .choices
             .iter()
+            // Discord takes labels and values of at most 100 characters; a longer choice (none
+            // of today's games has one) is left to `/secret`, whose text has no such limit.
+            .filter(|c| c.chars().count() <= 100)
             .take(25)
             .map(|c| serenity::CreateSelectMenuOption::new(c.clone(), c.clone()))
             .collect();
@@ -1344,11 +1374,14 @@ async fn answer_after_expiry(
         }
         if followup.ephemeral {
             private.push(followup);
-        } else {
-            answering
-                .channel()
-                .send_message(http, followup.message())
-                .await?;
+        } else if let Err(e) = answering
+            .channel()
+            .send_message(http, followup.message())
+            .await
+        {
+            // Kept for the asker like a private one rather than lost.
+            tracing::warn!("posting a late public answer: {e}");
+            private.push(followup);
         }
     }
     if private.is_empty() {
@@ -1369,7 +1402,8 @@ async fn answer_after_expiry(
                 Ok(_) => {
                     undelivered.next();
                 }
-                Err(e) if passing(&e) => return Err(e),
+                // Whether Discord fails for a moment or for good, the rest is kept for
+                // /inbox: this answer has no later attempt.
                 Err(e) => {
                     tracing::warn!("sending a late answer by direct message: {e}");
                     break;
@@ -1406,7 +1440,9 @@ async fn answer_after_expiry(
         .keep_in_inbox(&user.id.to_string(), None, &kept, service.now())
         .await
     {
+        // Nothing is said in the channel about an answer that was not kept.
         tracing::error!("keeping a late answer for /inbox: {e}");
+        return Ok(());
     }
     answering
         .channel()
@@ -2241,6 +2277,19 @@ pub mod permissions {
         }
     }
 
+    /// A post the game's channel refuses too, for a permission: kept and tried again later
+    /// (an admin giving the permission back lets it through), never dropped.
+    fn refused_for_now(game: GameId, error: serenity::Error) -> DeliveryError {
+        if refused_permission(&error, false).is_some() {
+            DeliveryError::retry(format!(
+                "game {game}: the thread and the channel both refuse its posts ({error}); \
+                 kept until a permission is given back"
+            ))
+        } else {
+            delivery_error("posting in the game's channel", error)
+        }
+    }
+
     /// The line that opens each post of a game moved from its thread to its channel.
     pub fn thread_refused_notice(game: GameId, permission: &str) -> String {
         format!(
@@ -2273,38 +2322,64 @@ pub mod permissions {
                 thread_refused_notice(game, permission),
                 expanded(service, &post.text).await
             );
-            // In parts where it is long, as in the thread (each part with its own nonce, the
-            // picture and buttons with the last).
-            let parts = split_message(&text);
+            match self
+                .send_parts(channel, item, &text, post.image.as_deref(), 'c')
+                .await
+            {
+                Ok(id) => Ok(id),
+                // The channel refuses the picture too (Attach Files is taken from the whole
+                // channel, threads included): the text goes without it, saying so.
+                Err(e) if post.image.is_some() && refused_permission(&e, true).is_some() => {
+                    let text = format!(
+                        "{text}\n(The board could not be attached: I am missing Attach Files \
+                         here. `/board` shows it once the permission is back.)"
+                    );
+                    self.send_parts(channel, item, &text, None, 'n')
+                        .await
+                        .map_err(|e| refused_for_now(game, e))
+                }
+                Err(e) => Err(refused_for_now(game, e)),
+            }
+        }
+
+        /// Posts `text` in parts where it is long (each part with its own nonce, tagged with
+        /// `tag` so that the same post sent elsewhere is never taken for this one; the picture
+        /// and buttons with the last part), giving the last part's id.
+        async fn send_parts(
+            &self,
+            channel: ChannelId,
+            item: &Pending,
+            text: &str,
+            image: Option<&[u8]>,
+            tag: char,
+        ) -> Result<serenity::MessageId, serenity::Error> {
+            let parts = split_message(text);
             let last = parts.len().saturating_sub(1);
             let mut posted = None;
             for (n, part) in parts.into_iter().enumerate() {
                 let nonce = if n == last {
-                    format!("rookery-{}", item.id)
+                    format!("rookery-{}{tag}", item.id)
                 } else {
-                    format!("rookery-{}-{n}", item.id)
+                    format!("rookery-{}-{n}{tag}", item.id)
                 };
                 let mut message = CreateMessage::new()
                     .content(part)
                     .nonce(serenity::Nonce::String(nonce))
                     .enforce_nonce(true);
                 if n == last {
-                    if let Some(png) = &post.image {
+                    if let Some(png) = image {
                         message =
-                            message.add_file(CreateAttachment::bytes(png.clone(), "board.png"));
+                            message.add_file(CreateAttachment::bytes(png.to_vec(), "board.png"));
                     }
                     let rows = components(item);
                     if !rows.is_empty() {
                         message = message.components(rows);
                     }
                 }
-                let sent = channel
-                    .send_message(&self.http, message)
-                    .await
-                    .map_err(|e| delivery_error("posting in the game's channel", e))?;
-                posted = Some(sent.id);
+                posted = Some(channel.send_message(&self.http, message).await?.id);
             }
-            posted.ok_or_else(|| DeliveryError::Rejected("a post with nothing to send".into()))
+            // `split_message` gives at least one part, even for an empty text.
+            posted.ok_or(serenity::Error::Other("a post with nothing to send"))
         }
     }
 

@@ -1,15 +1,19 @@
-//! All SQL lives here. SQLite through sqlx with runtime queries; migrations are embedded and run
-//! when the store opens. Writes go through a single-connection pool, so transactions never race
-//! each other for SQLite's write lock; reads use a separate pool.
+//! All SQL lives here, for two backends behind one interface: SQLite (the embedded default, a
+//! file the bot creates) and PostgreSQL (for several processes sharing one database). Both run
+//! the same runtime queries through sqlx's `Any` driver, written in the SQL the two share
+//! (`$1` parameters, `RETURNING`, `ON CONFLICT`); each has its own migrations
+//! (`migrations/` and `migrations/postgres/`), kept in step by a test that compares the two
+//! schemas. With SQLite, writes go through a single-connection pool, so transactions never race
+//! each other for its write lock, and reads use a separate pool.
 
 use std::path::Path;
-use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use engine::ai::Level;
 use engine::game::Options;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, SqliteConnection, SqlitePool};
+use sqlx::any::AnyPoolOptions;
+use sqlx::{AnyConnection, AnyPool, Executor, Row};
 
 use crate::model::{Button, GameId, Pending, Post, Status, Target, User};
 
@@ -18,18 +22,64 @@ pub use history::{
     GameTimes, HistoryFilter, HistoryPage, LoggedAction, TakebackRow, TakebackStatus,
 };
 
+/// The lock file beside an SQLite database.
+fn lock_path(db: &Path) -> std::path::PathBuf {
+    let mut name = db.as_os_str().to_owned();
+    name.push(".lock");
+    name.into()
+}
+
 /// A database error: always an internal problem, never the user's.
 pub type DbError = sqlx::Error;
+
+/// Which database a store runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    /// The backend a `--db` value names: a `postgres://` (or `postgresql://`) URL, else an
+    /// SQLite file's path (or an `sqlite:` URL).
+    pub fn of(db: &str) -> Backend {
+        if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+            Backend::Postgres
+        } else {
+            Backend::Sqlite
+        }
+    }
+}
 
 /// The database.
 #[derive(Clone, Debug)]
 pub struct Store {
-    writer: SqlitePool,
-    reader: SqlitePool,
+    writer: AnyPool,
+    reader: AnyPool,
+    backend: Backend,
+    /// SQLite's file serves one process: a lock on `FILE.lock`, held until the store closes.
+    owner: Option<Arc<std::sync::Mutex<Option<std::fs::File>>>>,
 }
 
+/// Another process holds an SQLite database (see [`Store::open`]).
+#[derive(Debug)]
+pub struct InUse(pub String);
+
+impl std::fmt::Display for InUse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "another Rookery process is using {}: an SQLite file serves one process (stop the \
+             other one, or share a PostgreSQL database between processes)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for InUse {}
+
 /// A write transaction.
-pub type Tx = sqlx::Transaction<'static, sqlx::Sqlite>;
+pub type Tx = sqlx::Transaction<'static, sqlx::Any>;
 
 /// One row of `games`.
 #[derive(Clone, Debug)]
@@ -83,30 +133,115 @@ pub struct ClockDue {
 }
 
 impl Store {
-    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    /// Opens (creating if needed) the SQLite database at `path` and brings its schema up to
+    /// date. A second process on the same file is refused ([`InUse`]) rather than left to race
+    /// the first.
     pub async fn open(path: &Path) -> Result<Store, DbError> {
+        // Claimed before anything is read or migrated, so a second process changes nothing.
         if let Some(dir) = path.parent() {
             if !dir.as_os_str().is_empty() {
                 std::fs::create_dir_all(dir).map_err(DbError::Io)?;
             }
         }
-        let options = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            // Every commit reaches the disk: nothing a player did is lost, even on power loss.
-            .synchronous(SqliteSynchronous::Full)
-            .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(10));
-        let writer = SqlitePoolOptions::new()
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(lock_path(path))
+            .map_err(DbError::Io)?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(DbError::Configuration(Box::new(InUse(
+                    path.display().to_string(),
+                ))));
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(DbError::Io(e)),
+        }
+        let mut store = Store::open_shared(path).await?;
+        store.owner = Some(Arc::new(std::sync::Mutex::new(Some(lock))));
+        Ok(store)
+    }
+
+    /// Opens an SQLite database without claiming it: for tools that read a database another
+    /// process runs on (tests watching a running bot), never for a second bot.
+    pub async fn open_shared(path: &Path) -> Result<Store, DbError> {
+        if let Some(dir) = path.parent() {
+            if !dir.as_os_str().is_empty() {
+                std::fs::create_dir_all(dir).map_err(DbError::Io)?;
+            }
+        }
+        sqlx::any::install_default_drivers();
+        let url = format!("sqlite://{}", path.display());
+        let writer = AnyPoolOptions::new()
             .max_connections(1)
-            .connect_with(options.clone())
+            .after_connect(|conn, _| {
+                Box::pin(async move {
+                    // Every commit reaches the disk: nothing a player did is lost, even on
+                    // power loss.
+                    conn.execute(
+                        "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;
+                         PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000;",
+                    )
+                    .await?;
+                    Ok(())
+                })
+            })
+            .connect(&format!("{url}?mode=rwc"))
             .await?;
         sqlx::migrate!("../migrations").run(&writer).await?;
-        let reader = SqlitePoolOptions::new()
+        let reader = AnyPoolOptions::new()
             .max_connections(4)
-            .connect_with(options.read_only(true))
+            .after_connect(|conn, _| {
+                Box::pin(async move {
+                    conn.execute("PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000;")
+                        .await?;
+                    Ok(())
+                })
+            })
+            .connect(&format!("{url}?mode=ro"))
             .await?;
-        Ok(Store { writer, reader })
+        Ok(Store {
+            writer,
+            reader,
+            backend: Backend::Sqlite,
+            owner: None,
+        })
+    }
+
+    /// Opens the database `db` names (see [`Backend::of`]) and brings its schema up to date.
+    pub async fn connect(db: &str) -> Result<Store, DbError> {
+        match Backend::of(db) {
+            Backend::Sqlite => {
+                let path = db
+                    .strip_prefix("sqlite://")
+                    .or_else(|| db.strip_prefix("sqlite:"))
+                    .unwrap_or(db);
+                Store::open(Path::new(path)).await
+            }
+            Backend::Postgres => {
+                sqlx::any::install_default_drivers();
+                // One pool for both: PostgreSQL runs concurrent writers itself, and a game's
+                // row lock (taken when a game is loaded for a change) orders writes to it.
+                let pool = AnyPoolOptions::new()
+                    .max_connections(16)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .connect(db)
+                    .await?;
+                sqlx::migrate!("../migrations/postgres").run(&pool).await?;
+                Ok(Store {
+                    writer: pool.clone(),
+                    reader: pool,
+                    backend: Backend::Postgres,
+                    owner: None,
+                })
+            }
+        }
+    }
+
+    /// The database this store runs on.
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
 
     /// Starts a write transaction.
@@ -114,11 +249,22 @@ impl Store {
         self.writer.begin().await
     }
 
-    /// Checkpoints the log into the file and closes both pools.
+    /// Checkpoints the log into the file, closes both pools and lets another process have the
+    /// database.
     pub async fn close(&self) {
         if let Err(e) = self.checkpoint().await {
             tracing::warn!("checkpoint on close: {e}");
         }
+        self.close_pools().await;
+        if let Some(owner) = &self.owner {
+            if let Ok(mut lock) = owner.lock() {
+                // Dropping the file releases the lock.
+                lock.take();
+            }
+        }
+    }
+
+    async fn close_pools(&self) {
         self.writer.close().await;
         self.reader.close().await;
     }
@@ -126,7 +272,7 @@ impl Store {
     // ---- games ------------------------------------------------------------------------------
 
     pub async fn insert_game(
-        tx: &mut SqliteConnection,
+        tx: &mut AnyConnection,
         g: &GameRow,
         now: i64,
     ) -> Result<GameId, DbError> {
@@ -134,7 +280,8 @@ impl Store {
             "INSERT INTO games (variant, options, seat_count, seating, status, state, version, seed, creator,
                 server, channel, thread, days_per_move, deadline, reminded, draw_agreed, result, created_at,
                 updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+             RETURNING id",
         )
         .bind(&g.variant)
         .bind(serde_json::to_string(&g.options).unwrap_or_else(|_| "{}".into()))
@@ -150,29 +297,29 @@ impl Store {
         .bind(&g.thread)
         .bind(g.days_per_move)
         .bind(g.deadline)
-        .bind(g.reminded)
+        .bind(i64::from(g.reminded))
         .bind(serde_json::to_string(&g.draw_agreed).unwrap_or_else(|_| "[]".into()))
         .bind(&g.result)
         .bind(now)
         .bind(now)
-        .execute(&mut *tx)
+        .fetch_one(&mut *tx)
         .await?
-        .last_insert_rowid();
+        .try_get(0)?;
         Ok(GameId(id))
     }
 
     /// Writes a changed game if nobody else changed it since `expected_version`.
     /// Returns false (and writes nothing) on a conflict.
     pub async fn update_game(
-        tx: &mut SqliteConnection,
+        tx: &mut AnyConnection,
         g: &GameRow,
         expected_version: i64,
         now: i64,
     ) -> Result<bool, DbError> {
         let done = sqlx::query(
-            "UPDATE games SET seat_count = ?, creator = ?, status = ?, state = ?, version = ?, thread = ?,
-                deadline = ?, reminded = ?, draw_agreed = ?, result = ?, updated_at = ?
-             WHERE id = ? AND version = ?",
+            "UPDATE games SET seat_count = $1, creator = $2, status = $3, state = $4, version = $5, thread = $6,
+                deadline = $7, reminded = $8, draw_agreed = $9, result = $10, updated_at = $11
+             WHERE id = $12 AND version = $13",
         )
         .bind(g.seat_count as i64)
         .bind(&g.creator)
@@ -181,7 +328,7 @@ impl Store {
         .bind(g.version)
         .bind(&g.thread)
         .bind(g.deadline)
-        .bind(g.reminded)
+        .bind(i64::from(g.reminded))
         .bind(serde_json::to_string(&g.draw_agreed).unwrap_or_else(|_| "[]".into()))
         .bind(&g.result)
         .bind(now)
@@ -192,14 +339,16 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    pub async fn load_game(
-        tx: &mut SqliteConnection,
-        id: GameId,
-    ) -> Result<Option<GameRow>, DbError> {
-        let row = sqlx::query("SELECT * FROM games WHERE id = ?")
-            .bind(id.0)
-            .fetch_optional(&mut *tx)
-            .await?;
+    /// Loads a game in a transaction that may change it. On PostgreSQL the row stays locked
+    /// until the transaction ends, so a game's actions are serialised across processes by the
+    /// database itself (SQLite has one writer, and one process on its file).
+    pub async fn load_game(tx: &mut AnyConnection, id: GameId) -> Result<Option<GameRow>, DbError> {
+        let sql = if tx.backend_name() == <sqlx::Postgres as sqlx::Database>::NAME {
+            "SELECT * FROM games WHERE id = $1 FOR UPDATE"
+        } else {
+            "SELECT * FROM games WHERE id = $1"
+        };
+        let row = sqlx::query(sql).bind(id.0).fetch_optional(&mut *tx).await?;
         row.map(|r| game_row(&r)).transpose()
     }
 
@@ -210,7 +359,7 @@ impl Store {
 
     /// The game whose thread is `thread`.
     pub async fn game_by_thread(&self, thread: &str) -> Result<Option<GameId>, DbError> {
-        let row = sqlx::query("SELECT id FROM games WHERE thread = ?")
+        let row = sqlx::query("SELECT id FROM games WHERE thread = $1")
             .bind(thread)
             .fetch_optional(&self.reader)
             .await?;
@@ -221,7 +370,7 @@ impl Store {
     /// rematch waits for its own players only, so it is not among them.
     pub async fn open_games_in(&self, channel: &str) -> Result<Vec<GameId>, DbError> {
         let rows =
-            sqlx::query("SELECT id FROM games WHERE channel = ? AND status = 'open' AND rematch_of IS NULL ORDER BY id")
+            sqlx::query("SELECT id FROM games WHERE channel = $1 AND status = 'open' AND rematch_of IS NULL ORDER BY id")
                 .bind(channel)
                 .fetch_all(&self.reader)
                 .await?;
@@ -231,7 +380,7 @@ impl Store {
     /// Records the thread a frontend made for a game.
     /// Forgets a game's thread (it was deleted), so the next post makes a new one.
     pub async fn clear_thread(&self, id: GameId) -> Result<(), DbError> {
-        sqlx::query("UPDATE games SET thread = NULL WHERE id = ?")
+        sqlx::query("UPDATE games SET thread = NULL WHERE id = $1")
             .bind(id.0)
             .execute(&self.writer)
             .await?;
@@ -239,7 +388,7 @@ impl Store {
     }
 
     pub async fn set_thread(&self, id: GameId, thread: &str) -> Result<(), DbError> {
-        sqlx::query("UPDATE games SET thread = ? WHERE id = ? AND thread IS NULL")
+        sqlx::query("UPDATE games SET thread = $1 WHERE id = $2 AND thread IS NULL")
             .bind(thread)
             .bind(id.0)
             .execute(&self.writer)
@@ -251,10 +400,10 @@ impl Store {
     pub async fn games_of(&self, user: &str, live_only: bool) -> Result<Vec<GameSummary>, DbError> {
         let sql = if live_only {
             "SELECT g.* FROM games g JOIN seats s ON s.game_id = g.id
-             WHERE s.user_id = ? AND g.status IN ('open', 'active') ORDER BY g.id DESC LIMIT 50"
+             WHERE s.user_id = $1 AND g.status IN ('open', 'active') ORDER BY g.id DESC LIMIT 50"
         } else {
             "SELECT g.* FROM games g JOIN seats s ON s.game_id = g.id
-             WHERE s.user_id = ? ORDER BY g.id DESC LIMIT 50"
+             WHERE s.user_id = $1 ORDER BY g.id DESC LIMIT 50"
         };
         let rows = sqlx::query(sql).bind(user).fetch_all(&self.reader).await?;
         self.summaries(rows).await
@@ -273,10 +422,7 @@ impl Store {
     }
 
     /// Game rows with their seats.
-    async fn summaries(
-        &self,
-        rows: Vec<sqlx::sqlite::SqliteRow>,
-    ) -> Result<Vec<GameSummary>, DbError> {
+    async fn summaries(&self, rows: Vec<sqlx::any::AnyRow>) -> Result<Vec<GameSummary>, DbError> {
         let mut out = Vec::new();
         let mut conn = self.reader.acquire().await?;
         for r in rows {
@@ -296,8 +442,8 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<GameSummary>, DbError> {
         let rows = sqlx::query(
-            "SELECT * FROM games WHERE server = ? AND variant = ? AND status = 'finished'
-             ORDER BY id DESC LIMIT ?",
+            "SELECT * FROM games WHERE server = $1 AND variant = $2 AND status = 'finished'
+             ORDER BY id DESC LIMIT $3",
         )
         .bind(server)
         .bind(variant)
@@ -312,7 +458,7 @@ impl Store {
         let rows = sqlx::query(
             "SELECT id, deadline, days_per_move, reminded FROM games
              WHERE status = 'active' AND deadline IS NOT NULL AND days_per_move IS NOT NULL
-               AND (deadline <= ? OR (reminded = 0 AND deadline - ? <= days_per_move * 86400 / 4))",
+               AND (deadline <= $1 OR (reminded = 0 AND deadline - $2 <= days_per_move * 86400 / 4))",
         )
         .bind(now)
         .bind(now)
@@ -342,9 +488,9 @@ impl Store {
 
     // ---- seats ------------------------------------------------------------------------------
 
-    pub async fn seats(conn: &mut SqliteConnection, id: GameId) -> Result<Vec<SeatRow>, DbError> {
+    pub async fn seats(conn: &mut AnyConnection, id: GameId) -> Result<Vec<SeatRow>, DbError> {
         let rows = sqlx::query(
-            "SELECT seat, user_id, user_name, computer FROM seats WHERE game_id = ? ORDER BY seat",
+            "SELECT seat, user_id, user_name, computer FROM seats WHERE game_id = $1 ORDER BY seat",
         )
         .bind(id.0)
         .fetch_all(&mut *conn)
@@ -369,18 +515,18 @@ impl Store {
 
     /// Replaces a game's seats (joins, leaves and the shuffle at the start).
     pub async fn set_seats(
-        tx: &mut SqliteConnection,
+        tx: &mut AnyConnection,
         id: GameId,
         seats: &[SeatRow],
     ) -> Result<(), DbError> {
-        sqlx::query("DELETE FROM seats WHERE game_id = ?")
+        sqlx::query("DELETE FROM seats WHERE game_id = $1")
             .bind(id.0)
             .execute(&mut *tx)
             .await?;
         for s in seats {
             sqlx::query(
                 "INSERT INTO seats (game_id, seat, user_id, user_name, computer) \
-                 VALUES (?, ?, ?, ?, ?)",
+                 VALUES ($1, $2, $3, $4, $5)",
             )
             .bind(id.0)
             .bind(s.seat as i64)
@@ -397,7 +543,7 @@ impl Store {
 
     #[allow(clippy::too_many_arguments)]
     pub async fn log_action(
-        tx: &mut SqliteConnection,
+        tx: &mut AnyConnection,
         id: GameId,
         version: i64,
         user: Option<&str>,
@@ -408,7 +554,7 @@ impl Store {
     ) -> Result<(), DbError> {
         sqlx::query(
             "INSERT INTO actions (game_id, version, user_id, seat, kind, text, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(id.0)
         .bind(version)
@@ -425,7 +571,7 @@ impl Store {
     /// A game's log as (version, kind, text), oldest first.
     pub async fn actions(&self, id: GameId) -> Result<Vec<(i64, String, String)>, DbError> {
         let rows = sqlx::query(
-            "SELECT version, kind, text FROM actions WHERE game_id = ? ORDER BY version",
+            "SELECT version, kind, text FROM actions WHERE game_id = $1 ORDER BY version",
         )
         .bind(id.0)
         .fetch_all(&self.reader)
@@ -448,7 +594,7 @@ impl Store {
     // ---- the outbox ---------------------------------------------------------------------------
 
     pub async fn push_post(
-        tx: &mut SqliteConnection,
+        tx: &mut AnyConnection,
         game: Option<GameId>,
         post: &Post,
         now: i64,
@@ -461,7 +607,7 @@ impl Store {
         sqlx::query(
             "INSERT INTO outbox (game_id, target_kind, target, body, image, buttons, choices,
                                  thread_anchor, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
         .bind(game.map(|g| g.0))
         .bind(kind)
@@ -470,7 +616,7 @@ impl Store {
         .bind(&post.image)
         .bind(serde_json::to_string(&post.buttons).unwrap_or_else(|_| "[]".into()))
         .bind(serde_json::to_string(&post.choices).unwrap_or_else(|_| "[]".into()))
-        .bind(post.thread_anchor)
+        .bind(i64::from(post.thread_anchor))
         .bind(now)
         .execute(&mut *tx)
         .await?;
@@ -482,7 +628,7 @@ impl Store {
         let rows = sqlx::query(
             "SELECT id, game_id, target_kind, target, body, image, buttons, choices, thread_anchor,
                     not_before, attempts, sent_as
-             FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT ?",
+             FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT $1",
         )
         .bind(limit)
         .fetch_all(&self.reader)
@@ -510,7 +656,7 @@ impl Store {
                         image: r.get(5),
                         buttons,
                         choices,
-                        thread_anchor: r.get(8),
+                        thread_anchor: r.get::<i64, _>(8) != 0,
                     },
                     not_before: r.get(9),
                     attempts: r.get(10),
@@ -521,7 +667,7 @@ impl Store {
     }
 
     pub async fn mark_delivered(&self, id: i64, now: i64) -> Result<(), DbError> {
-        sqlx::query("UPDATE outbox SET delivered_at = ?, image = NULL WHERE id = ?")
+        sqlx::query("UPDATE outbox SET delivered_at = $1, image = NULL WHERE id = $2")
             .bind(now)
             .bind(id)
             .execute(&self.writer)
@@ -532,7 +678,7 @@ impl Store {
     /// Counts a failed attempt and sets when the next may be made.
     pub async fn mark_attempt(&self, id: i64, not_before: i64) -> Result<i64, DbError> {
         let row = sqlx::query(
-            "UPDATE outbox SET attempts = attempts + 1, not_before = ? WHERE id = ? RETURNING attempts",
+            "UPDATE outbox SET attempts = attempts + 1, not_before = $1 WHERE id = $2 RETURNING attempts",
         )
         .bind(not_before)
         .bind(id)
@@ -543,7 +689,7 @@ impl Store {
 
     /// Sets a post aside for good, keeping why it could not be delivered.
     pub async fn mark_failed(&self, id: i64, why: &str, now: i64) -> Result<(), DbError> {
-        sqlx::query("UPDATE outbox SET delivered_at = ?, failure = ? WHERE id = ?")
+        sqlx::query("UPDATE outbox SET delivered_at = $1, failure = $2 WHERE id = $3")
             .bind(now)
             .bind(why)
             .bind(id)
@@ -562,7 +708,7 @@ impl Store {
 
     /// Notes the frontend's id of the message a post became, before the rest of its delivery.
     pub async fn set_sent_as(&self, id: i64, message: &str) -> Result<(), DbError> {
-        sqlx::query("UPDATE outbox SET sent_as = ? WHERE id = ?")
+        sqlx::query("UPDATE outbox SET sent_as = $1 WHERE id = $2")
             .bind(message)
             .bind(id)
             .execute(&self.writer)
@@ -573,9 +719,11 @@ impl Store {
     /// Folds the write-ahead log into the database file, so the `.db` file alone holds every
     /// game (an admin copying it copies everything) and the log does not grow without bound.
     pub async fn checkpoint(&self) -> Result<(), DbError> {
-        sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
-            .execute(&self.writer)
-            .await?;
+        if self.backend == Backend::Sqlite {
+            sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                .execute(&self.writer)
+                .await?;
+        }
         Ok(())
     }
 
@@ -589,7 +737,7 @@ impl Store {
         now: i64,
     ) -> Result<(), DbError> {
         sqlx::query(
-            "INSERT INTO inbox (user_id, game_id, body, image, created_at) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO inbox (user_id, game_id, body, image, created_at) VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(user)
         .bind(game.map(|g| g.0))
@@ -608,11 +756,11 @@ impl Store {
         now: i64,
     ) -> Result<Vec<(Option<GameId>, String, Option<Vec<u8>>)>, DbError> {
         let mut tx = self.writer.begin().await?;
-        let rows = sqlx::query("SELECT game_id, body, image FROM inbox WHERE user_id = ? AND read_at IS NULL ORDER BY id")
+        let rows = sqlx::query("SELECT game_id, body, image FROM inbox WHERE user_id = $1 AND read_at IS NULL ORDER BY id")
             .bind(user)
             .fetch_all(&mut *tx)
             .await?;
-        sqlx::query("UPDATE inbox SET read_at = ? WHERE user_id = ? AND read_at IS NULL")
+        sqlx::query("UPDATE inbox SET read_at = $1 WHERE user_id = $2 AND read_at IS NULL")
             .bind(now)
             .bind(user)
             .execute(&mut *tx)
@@ -625,7 +773,7 @@ impl Store {
     }
 }
 
-fn game_row(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow, DbError> {
+fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, DbError> {
     let options: String = r.try_get("options")?;
     let draw: String = r.try_get("draw_agreed")?;
     Ok(GameRow {
@@ -697,7 +845,7 @@ pub struct PlayedGame {
     pub seat: u8,
 }
 
-fn rating_row(r: &sqlx::sqlite::SqliteRow) -> Result<RatingRow, DbError> {
+fn rating_row(r: &sqlx::any::AnyRow) -> Result<RatingRow, DbError> {
     Ok(RatingRow {
         server: r.try_get("server")?,
         pool: r.try_get("pool")?,
@@ -717,8 +865,8 @@ fn rating_row(r: &sqlx::sqlite::SqliteRow) -> Result<RatingRow, DbError> {
 impl Store {
     /// Whether a game counts for ratings as far as its creator said (`/play ... rated=no`
     /// makes it casual); the service checks the rest when it ends.
-    pub async fn is_rated(tx: &mut SqliteConnection, id: GameId) -> Result<bool, DbError> {
-        let row = sqlx::query("SELECT rated FROM games WHERE id = ?")
+    pub async fn is_rated(tx: &mut AnyConnection, id: GameId) -> Result<bool, DbError> {
+        let row = sqlx::query("SELECT rated FROM games WHERE id = $1")
             .bind(id.0)
             .fetch_optional(&mut *tx)
             .await?;
@@ -726,13 +874,9 @@ impl Store {
     }
 
     /// Marks a game rated or casual.
-    pub async fn set_rated(
-        tx: &mut SqliteConnection,
-        id: GameId,
-        rated: bool,
-    ) -> Result<(), DbError> {
-        sqlx::query("UPDATE games SET rated = ? WHERE id = ?")
-            .bind(rated)
+    pub async fn set_rated(tx: &mut AnyConnection, id: GameId, rated: bool) -> Result<(), DbError> {
+        sqlx::query("UPDATE games SET rated = $1 WHERE id = $2")
+            .bind(i64::from(rated))
             .bind(id.0)
             .execute(&mut *tx)
             .await?;
@@ -740,13 +884,10 @@ impl Store {
     }
 
     /// The seats that have made a move or a secret choice in a game, from its log.
-    pub async fn seats_that_acted(
-        tx: &mut SqliteConnection,
-        id: GameId,
-    ) -> Result<Vec<u8>, DbError> {
+    pub async fn seats_that_acted(tx: &mut AnyConnection, id: GameId) -> Result<Vec<u8>, DbError> {
         let rows = sqlx::query(
             "SELECT DISTINCT seat FROM actions
-             WHERE game_id = ? AND kind IN ('move', 'secret') AND seat IS NOT NULL ORDER BY seat",
+             WHERE game_id = $1 AND kind IN ('move', 'secret') AND seat IS NOT NULL ORDER BY seat",
         )
         .bind(id.0)
         .fetch_all(&mut *tx)
@@ -756,13 +897,13 @@ impl Store {
 
     /// A player's rating in a pool of a server, if they have one.
     pub async fn rating_in(
-        tx: &mut SqliteConnection,
+        tx: &mut AnyConnection,
         server: &str,
         pool: &str,
         user: &str,
     ) -> Result<Option<RatingRow>, DbError> {
         let row =
-            sqlx::query("SELECT * FROM ratings WHERE server = ? AND pool = ? AND user_id = ?")
+            sqlx::query("SELECT * FROM ratings WHERE server = $1 AND pool = $2 AND user_id = $3")
                 .bind(server)
                 .bind(pool)
                 .bind(user)
@@ -772,11 +913,11 @@ impl Store {
     }
 
     /// Writes a player's rating (new or changed) with its counts.
-    pub async fn put_rating(tx: &mut SqliteConnection, r: &RatingRow) -> Result<(), DbError> {
+    pub async fn put_rating(tx: &mut AnyConnection, r: &RatingRow) -> Result<(), DbError> {
         sqlx::query(
             "INSERT INTO ratings (server, pool, user_id, user_name, rating, deviation, volatility,
                 games, wins, draws, losses, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
              ON CONFLICT (server, pool, user_id) DO UPDATE SET
                 user_name = excluded.user_name, rating = excluded.rating,
                 deviation = excluded.deviation, volatility = excluded.volatility,
@@ -802,13 +943,13 @@ impl Store {
 
     /// Records one player's change in a rated game.
     pub async fn add_rating_change(
-        tx: &mut SqliteConnection,
+        tx: &mut AnyConnection,
         c: &RatingChange,
     ) -> Result<(), DbError> {
         sqlx::query(
             "INSERT INTO rating_changes (game_id, user_id, pool, rating_before, rating_after,
                 deviation_before, deviation_after, verdict)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(c.game.0)
         .bind(&c.user_id)
@@ -828,7 +969,7 @@ impl Store {
         let rows = sqlx::query(
             "SELECT game_id, user_id, pool, rating_before, rating_after, deviation_before,
                     deviation_after, verdict
-             FROM rating_changes WHERE game_id = ? ORDER BY user_id",
+             FROM rating_changes WHERE game_id = $1 ORDER BY user_id",
         )
         .bind(game.0)
         .fetch_all(&self.reader)
@@ -852,7 +993,7 @@ impl Store {
     /// A player's ratings on a server, every pool, by pool.
     pub async fn ratings_of(&self, server: &str, user: &str) -> Result<Vec<RatingRow>, DbError> {
         let rows =
-            sqlx::query("SELECT * FROM ratings WHERE server = ? AND user_id = ? ORDER BY pool")
+            sqlx::query("SELECT * FROM ratings WHERE server = $1 AND user_id = $2 ORDER BY pool")
                 .bind(server)
                 .bind(user)
                 .fetch_all(&self.reader)
@@ -863,7 +1004,7 @@ impl Store {
     /// Every rating of a pool on a server, highest first (equal ratings by name).
     pub async fn pool_ratings(&self, server: &str, pool: &str) -> Result<Vec<RatingRow>, DbError> {
         let rows = sqlx::query(
-            "SELECT * FROM ratings WHERE server = ? AND pool = ?
+            "SELECT * FROM ratings WHERE server = $1 AND pool = $2
              ORDER BY rating DESC, user_name, user_id",
         )
         .bind(server)
@@ -878,9 +1019,9 @@ impl Store {
     pub async fn find_player(&self, server: &str, name: &str) -> Result<Option<User>, DbError> {
         let row = sqlx::query(
             "SELECT s.user_id, s.user_name FROM seats s JOIN games g ON g.id = s.game_id
-             WHERE g.server = ? AND s.computer IS NULL
-               AND (s.user_id = ? OR lower(s.user_name) = lower(?))
-             ORDER BY (s.user_id = ?) DESC, g.id DESC LIMIT 1",
+             WHERE g.server = $1 AND s.computer IS NULL
+               AND (s.user_id = $2 OR lower(s.user_name) = lower($3))
+             ORDER BY (s.user_id = $4) DESC, g.id DESC LIMIT 1",
         )
         .bind(server)
         .bind(name)
@@ -896,7 +1037,7 @@ impl Store {
         let rows = sqlx::query(
             "SELECT g.id, g.variant, g.status, g.result, s.seat FROM games g
              JOIN seats s ON s.game_id = g.id
-             WHERE g.server = ? AND s.user_id = ? AND g.status IN ('open', 'active', 'finished')
+             WHERE g.server = $1 AND s.user_id = $2 AND g.status IN ('open', 'active', 'finished')
              ORDER BY g.id",
         )
         .bind(server)

@@ -119,3 +119,103 @@ fn a_computers_sealed_move_does_not_depend_on_the_persons() {
     assert!(blacks.iter().all(|b| *b == blacks[0]), "{blacks:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs `rookery --db DB local` on empty input, expecting a refusal: its exit status and what it
+/// printed on stderr.
+fn refused(db: &str) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rookery"))
+        .args(["--db", db, "local"])
+        .env_remove("DISCORD_TOKEN")
+        .env_remove("DATABASE_URL")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Issue 31's bad input: a second process on an SQLite file, a malformed database URL and a
+/// database at a newer migration than the binary are each refused with one sentence and exit
+/// status 2, and nothing is written.
+#[test]
+fn a_database_rookery_cannot_use_is_refused_with_status_2() {
+    let dir = std::env::temp_dir().join(format!("rookery-refused-db-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("games.db");
+
+    // A console holds the file while its input stays open.
+    let mut first = Command::new(env!("CARGO_BIN_EXE_rookery"))
+        .args(["--db", db.to_str().unwrap(), "local", "--out"])
+        .arg(dir.join("images"))
+        .env_remove("DISCORD_TOKEN")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = first.stdin.take().unwrap();
+    input.write_all(b"@alice /play chess\n").unwrap();
+    input.flush().unwrap();
+    let started = std::time::Instant::now();
+    let (status, said) = loop {
+        let (status, said) = refused(db.to_str().unwrap());
+        // Until the first one has opened the file, the second may still get it.
+        if status == Some(2) || started.elapsed() > std::time::Duration::from_secs(20) {
+            break (status, said);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    assert_eq!(status, Some(2), "{said}");
+    assert!(said.contains("another Rookery process is using"), "{said}");
+    drop(input);
+    assert!(first.wait().unwrap().success());
+
+    let (status, said) = refused("postgres://not a url");
+    assert_eq!(status, Some(2), "{said}");
+    assert!(said.contains("is not a database Rookery can use"), "{said}");
+
+    // A newer Rookery brought the file to a migration this binary does not know.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let before = runtime.block_on(async {
+        use sqlx::{Connection, Row};
+        let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{}", db.display()))
+            .await
+            .unwrap();
+        sqlx::query(
+            "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time)
+             VALUES (9999, 'from the future', 1, x'00', 0)",
+        )
+        .execute(&mut conn)
+        .await
+        .unwrap();
+        let games: i64 = sqlx::query("SELECT COUNT(*) FROM games")
+            .fetch_one(&mut conn)
+            .await
+            .unwrap()
+            .get(0);
+        games
+    });
+    let (status, said) = refused(db.to_str().unwrap());
+    assert_eq!(status, Some(2), "{said}");
+    assert!(said.contains("newer Rookery"), "{said}");
+    let after = runtime.block_on(async {
+        use sqlx::{Connection, Row};
+        let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{}", db.display()))
+            .await
+            .unwrap();
+        let games: i64 = sqlx::query("SELECT COUNT(*) FROM games")
+            .fetch_one(&mut conn)
+            .await
+            .unwrap()
+            .get(0);
+        games
+    });
+    assert_eq!(before, after, "nothing was written");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -293,19 +293,31 @@ impl Drop for FakeDiscord {
     /// the test that broke it.
     fn drop(&mut self) {
         self.server.abort();
+        // A panic in the fake (poisoning its lock) must not hide what the exchanges broke.
         let (checked, mismatches) = {
-            let world = self.world();
+            let world = self
+                .shared
+                .world
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             (world.exchanges_checked, world.mismatches.clone())
         };
+        static IN_THIS_BINARY: std::sync::atomic::AtomicUsize =
+            std::sync::atomic::AtomicUsize::new(0);
+        let total =
+            IN_THIS_BINARY.fetch_add(checked, std::sync::atomic::Ordering::SeqCst) + checked;
         // Straight to the process's stderr, past the test harness's capture, so the suite's
-        // output shows the count of every test.
+        // output shows the count of every test and the running total of its binary.
         use std::io::Write;
         let _ = writeln!(
             std::io::stderr(),
-            "fake Discord: {checked} REST exchanges checked against Discord's OpenAPI document, \
-             {} mismatches",
+            "fake Discord: {checked} REST exchanges checked against Discord's OpenAPI document \
+             ({total} in this test binary so far), {} mismatches",
             mismatches.len()
         );
+        for mismatch in &mismatches {
+            let _ = writeln!(std::io::stderr(), "  {mismatch}");
+        }
         if !mismatches.is_empty() && !std::thread::panicking() {
             panic!(
                 "the exchanges broke Discord's published contract:\n{}",
@@ -1247,7 +1259,6 @@ async fn rest(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     );
     let fault = {
         let mut world = shared.world.lock().unwrap();
-        world.exchanges_checked += 1;
         world.mismatches.extend(request_mismatches);
         world.requests.push(Recorded {
             method: method.to_string(),
@@ -1351,7 +1362,10 @@ async fn held_to_contract(
         head.status.as_u16(),
         json.as_ref(),
     );
-    shared.world.lock().unwrap().mismatches.extend(found);
+    let mut world = shared.world.lock().unwrap();
+    world.exchanges_checked += 1;
+    world.mismatches.extend(found);
+    drop(world);
     Response::from_parts(head, axum::body::Body::from(bytes))
 }
 

@@ -85,17 +85,26 @@ pub struct Harness {
     pub printer: Printer,
     pub capture: Capture,
     closed_dms: HashSet<String>,
+    /// The database: the SQLite file in `dir`, or a PostgreSQL URL.
+    database: String,
 }
 
 /// The seed every harness gives its service, so games repeat exactly.
 pub const SEED: u64 = 7;
 
 impl Harness {
+    /// A harness on a new SQLite file.
     pub async fn new() -> Harness {
+        Harness::on(None).await
+    }
+
+    /// A harness on `database` (a PostgreSQL URL), or on a new SQLite file.
+    pub async fn on(database: Option<String>) -> Harness {
         let dir = TempDir::new("scenario");
+        let database = database.unwrap_or_else(|| Harness::db(&dir.0).display().to_string());
         let clock = Arc::new(ManualClock::new(1_800_000_000));
         let capture = Capture::default();
-        let service = Harness::open(&dir.0, clock.clone()).await;
+        let service = Harness::open(&database, clock.clone()).await;
         let printer = Printer::new(
             Box::new(capture.clone()),
             dir.0.join("images"),
@@ -108,6 +117,7 @@ impl Harness {
             printer,
             capture,
             closed_dms: HashSet::new(),
+            database,
         }
     }
 
@@ -115,15 +125,15 @@ impl Harness {
         dir.join("rookery.db")
     }
 
-    async fn open(dir: &Path, clock: Arc<ManualClock>) -> Service {
-        let store = Store::open(&Harness::db(dir)).await.unwrap();
+    async fn open(database: &str, clock: Arc<ManualClock>) -> Service {
+        let store = Store::connect(database).await.unwrap();
         Service::with_seed(store, clock, SEED)
     }
 
     /// Stops this service and starts a fresh one on the same file (the clock keeps its time).
     pub async fn restart(&mut self) {
         self.service.store().close().await;
-        self.service = Harness::open(&self.dir.0, self.clock.clone()).await;
+        self.service = Harness::open(&self.database, self.clock.clone()).await;
         self.printer = Printer::new(
             Box::new(self.capture.clone()),
             self.dir.0.join("images"),
@@ -308,4 +318,5 @@ pub fn parse_duration(text: &str) -> i64 {
 
 pub mod discord_contract;
 pub mod fake_discord;
+pub mod postgres;
 pub mod reference;

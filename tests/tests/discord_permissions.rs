@@ -170,6 +170,55 @@ async fn a_thread_that_stops_taking_posts_moves_the_game_to_its_channel_with_a_n
     bot.stop().await;
 }
 
+/// Review finding: Attach Files is taken from the whole channel, threads included, so the
+/// channel refuses the board too; the post still arrives there, without the picture and saying
+/// so, and nothing is lost or posted twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_board_refused_everywhere_still_leaves_its_move_in_the_channel() {
+    let dir = TempDir::new("discord-permissions-attach");
+    let fake = FakeDiscord::start().await;
+    let alice = fake.person(101, "alice");
+    let bob = fake.person(102, "bob");
+    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
+    fake.wait_ready().await;
+    let (_, lobby) = fake.play(&alice, "chess", "order=joined").await;
+    let thread = fake
+        .wait_until("the game's thread", WAIT, |f| {
+            f.threads_of(LOBBY).contains(&lobby.id).then_some(lobby.id)
+        })
+        .await;
+    fake.answer(fake.press(&bob, &lobby, "rookery:join:1"))
+        .await;
+    message_with(&fake, thread, "your move").await;
+
+    fake.deny_permissions(LOBBY, Permissions::ATTACH_FILES);
+    slash(&fake, &alice, thread, "move", &[("move", json!("e4"))]).await;
+    let moved = message_with(&fake, LOBBY, "1. e4").await;
+    assert!(moved.content.contains(MOVED), "{}", moved.content);
+    assert!(moved.content.contains("<@102>"), "{}", moved.content);
+    assert!(moved.images.is_empty(), "the channel refuses files too");
+    assert!(
+        moved.content.contains("could not be attached"),
+        "{}",
+        moved.content
+    );
+
+    fake.restore_permissions(LOBBY);
+    slash(&fake, &bob, thread, "move", &[("move", json!("e5"))]).await;
+    let back = message_with(&fake, thread, "1... e5").await;
+    assert!(!back.images.is_empty());
+    let mut nonces = std::collections::HashSet::new();
+    for m in fake.messages() {
+        assert!(
+            nonces.insert(m.nonce.clone().expect("every post carries a nonce")),
+            "posted twice: {}",
+            m.content
+        );
+    }
+    fake.assert_interactions_answered();
+    bot.stop().await;
+}
+
 // ---- the binary -------------------------------------------------------------------------------
 
 /// The `rookery` binary `cargo test --workspace` builds next to this test (target/debug).

@@ -1,6 +1,6 @@
 //! The SQL of rematches, takebacks and game histories (migration 0006).
 
-use sqlx::{Row, SqliteConnection};
+use sqlx::{AnyConnection, Row};
 
 use super::{game_row, DbError, GameSummary, Store};
 use crate::model::GameId;
@@ -109,22 +109,23 @@ impl Store {
 
     /// The newest rematch made of `game`, if any.
     pub async fn rematch_made_of(
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         game: GameId,
     ) -> Result<Option<GameId>, DbError> {
-        let row = sqlx::query("SELECT id FROM games WHERE rematch_of = ? ORDER BY id DESC LIMIT 1")
-            .bind(game.0)
-            .fetch_optional(&mut *conn)
-            .await?;
+        let row =
+            sqlx::query("SELECT id FROM games WHERE rematch_of = $1 ORDER BY id DESC LIMIT 1")
+                .bind(game.0)
+                .fetch_optional(&mut *conn)
+                .await?;
         Ok(row.map(|r| GameId(r.get(0))))
     }
 
     /// The game that `game` is a rematch of, if it is one.
     pub async fn rematch_source(
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         game: GameId,
     ) -> Result<Option<GameId>, DbError> {
-        let row = sqlx::query("SELECT rematch_of FROM games WHERE id = ?")
+        let row = sqlx::query("SELECT rematch_of FROM games WHERE id = $1")
             .bind(game.0)
             .fetch_optional(&mut *conn)
             .await?;
@@ -145,11 +146,11 @@ impl Store {
 
     /// Marks `rematch` as the rematch of `game`.
     pub async fn set_rematch_of(
-        tx: &mut SqliteConnection,
+        tx: &mut AnyConnection,
         rematch: GameId,
         game: GameId,
     ) -> Result<(), DbError> {
-        sqlx::query("UPDATE games SET rematch_of = ? WHERE id = ?")
+        sqlx::query("UPDATE games SET rematch_of = $1 WHERE id = $2")
             .bind(game.0)
             .bind(rematch.0)
             .execute(&mut *tx)
@@ -160,15 +161,17 @@ impl Store {
     /// Records that `user` asked for `rematch` of `game` (again, after leaving it: the time is
     /// renewed).
     pub async fn add_rematch_ask(
-        tx: &mut SqliteConnection,
+        tx: &mut AnyConnection,
         game: GameId,
         rematch: GameId,
         user: &str,
         now: i64,
     ) -> Result<(), DbError> {
         sqlx::query(
-            "INSERT OR REPLACE INTO rematch_asks (game_id, rematch_id, user_id, created_at)
-             VALUES (?, ?, ?, ?)",
+            "INSERT INTO rematch_asks (game_id, rematch_id, user_id, created_at)
+             VALUES ($1, $2, $3, $4)
+             ON CONFLICT (rematch_id, user_id)
+             DO UPDATE SET game_id = excluded.game_id, created_at = excluded.created_at",
         )
         .bind(game.0)
         .bind(rematch.0)
@@ -181,11 +184,11 @@ impl Store {
 
     /// The users who asked for `rematch`, in the order they asked.
     pub async fn rematch_askers(
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         rematch: GameId,
     ) -> Result<Vec<String>, DbError> {
         let rows = sqlx::query(
-            "SELECT user_id FROM rematch_asks WHERE rematch_id = ? ORDER BY created_at, rowid",
+            "SELECT user_id FROM rematch_asks WHERE rematch_id = $1 ORDER BY created_at, user_id",
         )
         .bind(rematch.0)
         .fetch_all(&mut *conn)
@@ -197,13 +200,13 @@ impl Store {
 
     /// A game's newest takeback request, whatever became of it.
     pub async fn latest_takeback(
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         game: GameId,
     ) -> Result<Option<TakebackRow>, DbError> {
         let row = sqlx::query(
             "SELECT id, game_id, asker, asker_seat, undo_from, asked_version, accepted, status,
                     answered_by
-             FROM takebacks WHERE game_id = ? ORDER BY id DESC LIMIT 1",
+             FROM takebacks WHERE game_id = $1 ORDER BY id DESC LIMIT 1",
         )
         .bind(game.0)
         .fetch_optional(&mut *conn)
@@ -223,14 +226,15 @@ impl Store {
 
     /// Records a new takeback request; returns its id.
     pub async fn insert_takeback(
-        tx: &mut SqliteConnection,
+        tx: &mut AnyConnection,
         t: &TakebackRow,
         now: i64,
     ) -> Result<i64, DbError> {
         let id = sqlx::query(
             "INSERT INTO takebacks (game_id, asker, asker_seat, undo_from, asked_version, accepted,
                                     status, answered_by, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+             RETURNING id",
         )
         .bind(t.game.0)
         .bind(&t.asker)
@@ -241,21 +245,21 @@ impl Store {
         .bind(t.status.as_str())
         .bind(&t.answered_by)
         .bind(now)
-        .execute(&mut *tx)
+        .fetch_one(&mut *tx)
         .await?
-        .last_insert_rowid();
+        .try_get(0)?;
         Ok(id)
     }
 
     /// Writes a request's answers and status.
     pub async fn update_takeback(
-        tx: &mut SqliteConnection,
+        tx: &mut AnyConnection,
         t: &TakebackRow,
         now: i64,
     ) -> Result<(), DbError> {
         sqlx::query(
-            "UPDATE takebacks SET accepted = ?, status = ?, answered_by = ?, answered_at = ?
-             WHERE id = ?",
+            "UPDATE takebacks SET accepted = $1, status = $2, answered_by = $3, answered_at = $4
+             WHERE id = $5",
         )
         .bind(serde_json::to_string(&t.accepted).unwrap_or_else(|_| "[]".into()))
         .bind(t.status.as_str())
@@ -269,12 +273,12 @@ impl Store {
 
     /// A game's whole log, oldest first, undone actions included.
     pub async fn logged_actions(
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         game: GameId,
     ) -> Result<Vec<LoggedAction>, DbError> {
         let rows = sqlx::query(
             "SELECT version, user_id, seat, kind, text, created_at, undone_at
-             FROM actions WHERE game_id = ? ORDER BY version",
+             FROM actions WHERE game_id = $1 ORDER BY version",
         )
         .bind(game.0)
         .fetch_all(&mut *conn)
@@ -296,14 +300,14 @@ impl Store {
     /// Marks the moves and secret choices from `from_version` on as taken back; returns how
     /// many were.
     pub async fn mark_undone(
-        tx: &mut SqliteConnection,
+        tx: &mut AnyConnection,
         game: GameId,
         from_version: i64,
         now: i64,
     ) -> Result<u64, DbError> {
         let done = sqlx::query(
-            "UPDATE actions SET undone_at = ?
-             WHERE game_id = ? AND version >= ? AND kind IN ('move', 'secret') AND undone_at IS NULL",
+            "UPDATE actions SET undone_at = $1
+             WHERE game_id = $2 AND version >= $3 AND kind IN ('move', 'secret') AND undone_at IS NULL",
         )
         .bind(now)
         .bind(game.0)
@@ -318,7 +322,7 @@ impl Store {
     /// The id and latest name of a player known by id or, failing that, by name (any case).
     pub async fn player(&self, id_or_name: &str) -> Result<Option<(String, String)>, DbError> {
         let by_id = sqlx::query(
-            "SELECT user_id, user_name FROM seats WHERE user_id = ? ORDER BY game_id DESC LIMIT 1",
+            "SELECT user_id, user_name FROM seats WHERE user_id = $1 ORDER BY game_id DESC LIMIT 1",
         )
         .bind(id_or_name)
         .fetch_optional(&self.reader)
@@ -327,7 +331,7 @@ impl Store {
             Some(row) => Some(row),
             None => {
                 sqlx::query(
-                    "SELECT user_id, user_name FROM seats WHERE user_name = ? COLLATE NOCASE
+                    "SELECT user_id, user_name FROM seats WHERE lower(user_name) = lower($1)
                      AND computer IS NULL ORDER BY game_id DESC LIMIT 1",
                 )
                 .bind(id_or_name)
@@ -347,24 +351,21 @@ impl Store {
         offset: i64,
     ) -> Result<HistoryPage, DbError> {
         const WHERE: &str = "FROM games g JOIN seats s ON s.game_id = g.id
-             WHERE s.user_id = ? AND g.status = 'finished'
-               AND (? IS NULL OR g.server = ?) AND (? IS NULL OR g.variant = ?)";
+             WHERE s.user_id = $1 AND g.status = 'finished'
+               AND (CAST($2 AS TEXT) IS NULL OR g.server = $2)
+               AND (CAST($3 AS TEXT) IS NULL OR g.variant = $3)";
         let total: i64 = sqlx::query(&format!("SELECT COUNT(*) {WHERE}"))
             .bind(filter.user)
             .bind(filter.server)
-            .bind(filter.server)
-            .bind(filter.variant)
             .bind(filter.variant)
             .fetch_one(&self.reader)
             .await?
             .get(0);
         let rows = sqlx::query(&format!(
-            "SELECT g.* {WHERE} ORDER BY g.updated_at DESC, g.id DESC LIMIT ? OFFSET ?"
+            "SELECT g.* {WHERE} ORDER BY g.updated_at DESC, g.id DESC LIMIT $4 OFFSET $5"
         ))
         .bind(filter.user)
         .bind(filter.server)
-        .bind(filter.server)
-        .bind(filter.variant)
         .bind(filter.variant)
         .bind(limit)
         .bind(offset)
@@ -383,7 +384,7 @@ impl Store {
         &self,
         id: GameId,
     ) -> Result<Option<(GameSummary, GameTimes)>, DbError> {
-        let row = sqlx::query("SELECT * FROM games WHERE id = ?")
+        let row = sqlx::query("SELECT * FROM games WHERE id = $1")
             .bind(id.0)
             .fetch_optional(&self.reader)
             .await?;
@@ -406,7 +407,7 @@ impl Store {
                       WHERE game_id = g.id AND kind IN ('move', 'secret') AND undone_at IS NULL),
                     (SELECT COUNT(*) FROM actions WHERE game_id = g.id AND kind = 'takeback'),
                     g.status
-             FROM games g WHERE g.id = ?",
+             FROM games g WHERE g.id = $1",
         )
         .bind(id.0)
         .fetch_one(&self.reader)
