@@ -279,6 +279,10 @@ fn discord(db: &str, token: String, guild: Option<u64>, api: Option<String>) -> 
             ..crate::discord::Settings::default()
         };
         let result = crate::discord::run(service.clone(), connection, settings).await;
+        // A clean stop hands the outbox and clocks to the other processes at once.
+        if let Err(e) = service.release_leases().await {
+            tracing::warn!("giving up the leases: {e:?}");
+        }
         service.store().close().await;
         result
     })
@@ -309,6 +313,7 @@ fn local(db: &str, out: PathBuf, closed_dms: Vec<String>, seed: Option<u64>) -> 
         console.settle().await;
         let stdin = tokio::io::BufReader::new(tokio::io::stdin());
         run_lines(stdin, &console, &printer, !interactive).await?;
+        let _ = service.release_leases().await;
         service.store().close().await;
         Ok(())
     })

@@ -196,6 +196,32 @@ pub struct Service {
     computers_ready: Arc<Notify>,
     /// Where new games' seeds come from: entropy normally, a fixed seed in tests.
     seeds: Mutex<ChaCha8Rng>,
+    /// This process among those sharing a database: host, process id and a random tag.
+    owner: String,
+    /// The leases this process holds, with when each runs out.
+    leases: Mutex<HashMap<&'static str, i64>>,
+}
+
+/// The lease of delivering the outbox.
+const OUTBOX_LEASE: &str = "outbox";
+/// The lease of firing the clocks.
+const CLOCKS_LEASE: &str = "clocks";
+/// How long a lease lasts unless renewed: a process that died gives its work up after this.
+const LEASE_SECONDS: i64 = 60;
+
+/// This process's name among the processes sharing a database.
+fn process_name() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "host".into());
+    format!(
+        "{host} pid {} ({:08x})",
+        std::process::id(),
+        rand::random::<u32>()
+    )
 }
 
 /// A game loaded under its lock, with everything needed to act on it.
@@ -275,6 +301,8 @@ impl Service {
             outbox_ready: Arc::new(Notify::new()),
             computers_ready: Arc::new(Notify::new()),
             seeds: Mutex::new(ChaCha8Rng::seed_from_u64(seed)),
+            owner: process_name(),
+            leases: Mutex::new(HashMap::new()),
         }
     }
 
@@ -1984,6 +2012,11 @@ impl Service {
     /// stops every other game's clock.
     pub async fn tick(&self) -> Result<usize, ServiceError> {
         let now = self.now();
+        if !self.hold_lease(CLOCKS_LEASE).await? {
+            // Another process fires the clocks (its row locks would keep this one from firing
+            // any twice anyway; the lease spares the work).
+            return Ok(0);
+        }
         let mut changed = 0;
         for due in self.store.clocks_due(now).await? {
             match self.tick_game(due.game, now).await {
@@ -2094,6 +2127,11 @@ impl Service {
             let batch = self.store.pending(500).await?;
             let mut progressed = false;
             for item in &batch {
+                // Only the process holding the outbox's lease delivers, so each post goes out
+                // once and in order; it renews the lease as it goes, and stops if it lost it.
+                if !self.hold_lease(OUTBOX_LEASE).await? {
+                    return Ok(sent);
+                }
                 let key = item.order_key();
                 if waiting.contains(&key) {
                     continue;
@@ -2128,6 +2166,53 @@ impl Service {
                 return Ok(sent);
             }
         }
+    }
+
+    /// Whether this process holds the lease `name` (taking it if it is free or ran out, and
+    /// renewing it when half of it has passed, so a busy process writes it seldom).
+    async fn hold_lease(&self, name: &'static str) -> Result<bool, ServiceError> {
+        // An SQLite file serves one process (it refuses a second), which has all the work.
+        if self.store.backend() == crate::store::Backend::Sqlite {
+            return Ok(true);
+        }
+        let now = self.now();
+        let renew_from = {
+            let held = self
+                .leases
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            held.get(name).map(|until| until - LEASE_SECONDS / 2)
+        };
+        if renew_from.is_some_and(|from| now < from) {
+            return Ok(true);
+        }
+        let until = now + LEASE_SECONDS;
+        let held = self.store.take_lease(name, &self.owner, now, until).await?;
+        let mut leases = self
+            .leases
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if held {
+            leases.insert(name, until);
+        } else {
+            leases.remove(name);
+        }
+        Ok(held)
+    }
+
+    /// Gives up this process's leases (a clean stop), so another process takes over at once.
+    pub async fn release_leases(&self) -> Result<(), ServiceError> {
+        let names: Vec<&'static str> = {
+            let mut leases = self
+                .leases
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            leases.drain().map(|(name, _)| name).collect()
+        };
+        for name in names {
+            self.store.release_lease(name, &self.owner).await?;
+        }
+        Ok(())
     }
 
     /// A direct message that cannot be delivered is kept for `/inbox`, and the game's thread is

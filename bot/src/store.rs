@@ -727,6 +727,42 @@ impl Store {
         Ok(())
     }
 
+    // ---- leases: work one process does at a time -------------------------------------------
+
+    /// Takes or renews the lease `name` for `owner` until `until`, unless another owner holds
+    /// it past `now`. Returns whether `owner` holds it. One statement, so two processes asking
+    /// at once cannot both get it (PostgreSQL's row lock on the conflict, SQLite's one writer).
+    pub async fn take_lease(
+        &self,
+        name: &str,
+        owner: &str,
+        now: i64,
+        until: i64,
+    ) -> Result<bool, DbError> {
+        let done = sqlx::query(
+            "INSERT INTO leases (name, owner, held_until) VALUES ($1, $2, $3)
+             ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, held_until = excluded.held_until
+             WHERE leases.owner = excluded.owner OR leases.held_until < $4",
+        )
+        .bind(name)
+        .bind(owner)
+        .bind(until)
+        .bind(now)
+        .execute(&self.writer)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Gives the lease `name` up, if `owner` holds it, so another process may take it at once.
+    pub async fn release_lease(&self, name: &str, owner: &str) -> Result<(), DbError> {
+        sqlx::query("DELETE FROM leases WHERE name = $1 AND owner = $2")
+            .bind(name)
+            .bind(owner)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
     // ---- the inbox of undeliverable direct messages -------------------------------------------
 
     pub async fn keep_in_inbox(

@@ -132,6 +132,9 @@ impl Harness {
 
     /// Stops this service and starts a fresh one on the same file (the clock keeps its time).
     pub async fn restart(&mut self) {
+        // The same process again: what it held (on PostgreSQL, the outbox's and the clocks'
+        // leases) is its own at once, as a crashed transaction leaves the process alive.
+        let _ = self.service.release_leases().await;
         self.service.store().close().await;
         self.service = Harness::open(&self.database, self.clock.clone()).await;
         self.printer = Printer::new(
