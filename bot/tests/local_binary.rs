@@ -159,15 +159,17 @@ fn a_database_rookery_cannot_use_is_refused_with_status_2() {
     let mut input = first.stdin.take().unwrap();
     input.write_all(b"@alice /play chess\n").unwrap();
     input.flush().unwrap();
-    let started = std::time::Instant::now();
-    let (status, said) = loop {
-        let (status, said) = refused(db.to_str().unwrap());
-        // Until the first one has opened the file, the second may still get it.
-        if status == Some(2) || started.elapsed() > std::time::Duration::from_secs(20) {
-            break (status, said);
-        }
-        std::thread::sleep(std::time::Duration::from_millis(200));
-    };
+    // Once it has echoed the line it has the file (it opens the database before reading).
+    let mut output = std::io::BufReader::new(first.stdout.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("/play chess") {
+        line.clear();
+        assert!(
+            std::io::BufRead::read_line(&mut output, &mut line).unwrap() > 0,
+            "the first console stopped"
+        );
+    }
+    let (status, said) = refused(db.to_str().unwrap());
     assert_eq!(status, Some(2), "{said}");
     assert!(said.contains("another Rookery process is using"), "{said}");
     drop(input);
