@@ -149,6 +149,30 @@ pub enum Command {
     /// Rookery's chess searcher as a UCI engine on standard input and output (standard chess,
     /// and Chess960 with the UCI_Chess960 option), for chess GUIs and engine matches.
     Uci,
+    /// Load test on the database --db names: sets up N active games of mixed variants through
+    /// the service (/play with a clock, /join), then plays R legal actions a second for S
+    /// seconds in games picked at random (open loop: each action's latency counts from when it
+    /// was due), board images drawn, clocks ticking every second and posts delivered. Prints
+    /// the setup time, actions and errors, throughput, p50/p99/max latency per action, the
+    /// clock tick's p99 and the database's size; exits 2 if any action failed.
+    Loadtest {
+        /// Active games to set up (a rotation of chess, checkers, shadow, zombie, synchronous,
+        /// chess960, doubles for four and trimens for three).
+        #[arg(long, value_name = "N")]
+        games: usize,
+        /// Actions a second.
+        #[arg(long, value_name = "R")]
+        rate: f64,
+        /// How long the actions go on, in seconds.
+        #[arg(long, value_name = "S")]
+        seconds: f64,
+        /// Seeds the games and the choice of games and actions, so runs repeat.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Concurrent tasks setting the games up.
+        #[arg(long, default_value_t = 4)]
+        setup_tasks: usize,
+    },
     /// Read a game's record (PGN, PDN or Rookery's JSON record, as /export writes them), replay
     /// every action through the rules and report the first one that is refused or reads back
     /// differently; else print the final position. With --gif, write the game as an animated
@@ -440,6 +464,28 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Str
             crate::arena::run(&arena, out).map(|_| ())
         }
         Some(Command::Uci) => crate::uci::run(&mut std::io::stdin().lock(), out),
+        Some(Command::Loadtest {
+            games,
+            rate,
+            seconds,
+            seed,
+            setup_tasks,
+        }) => {
+            let settings = crate::loadtest::Settings {
+                games,
+                rate,
+                seconds,
+                seed,
+                setup_tasks,
+            };
+            settings.check()?;
+            runtime()?.block_on(async {
+                let store = open_store(&db).await?;
+                crate::loadtest::run(store, &db, &settings, out)
+                    .await
+                    .map(|_| ())
+            })
+        }
         Some(Command::Replay { file, gif, seat }) => {
             replay(&file, gif.as_deref(), seat.as_deref(), out)
         }

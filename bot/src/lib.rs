@@ -10,6 +10,7 @@
 //! - [`discord`]: the Discord frontend (the only module that knows Discord).
 //! - [`cli`]: command-line parsing and developer commands.
 //! - [`arena`]: whole games between computer players, random seats and UCI engines.
+//! - [`loadtest`]: many active games and a steady stream of actions, timed.
 //! - [`uci`]: Rookery's chess searcher as a UCI engine.
 
 pub mod arena;
@@ -17,6 +18,7 @@ pub mod cli;
 pub mod commands;
 pub mod console;
 pub mod discord;
+pub mod loadtest;
 pub mod model;
 pub mod ratings;
 pub mod service;

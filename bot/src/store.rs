@@ -763,6 +763,18 @@ impl Store {
         Ok(())
     }
 
+    /// The database's size in bytes as PostgreSQL counts it (`rookery loadtest`). `None` on
+    /// SQLite, whose size is its files' on disk (the database file and its `-wal` log).
+    pub async fn database_size(&self) -> Result<Option<i64>, DbError> {
+        if self.backend != Backend::Postgres {
+            return Ok(None);
+        }
+        let row = sqlx::query("SELECT pg_database_size(current_database())")
+            .fetch_one(&self.reader)
+            .await?;
+        Ok(Some(row.try_get::<i64, _>(0)?))
+    }
+
     // ---- the inbox of undeliverable direct messages -------------------------------------------
 
     pub async fn keep_in_inbox(
