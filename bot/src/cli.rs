@@ -57,7 +57,19 @@ pub enum Command {
         seed: Option<u64>,
     },
     /// Run the Discord bot (needs DISCORD_TOKEN).
-    Discord,
+    Discord {
+        /// The Discord shards this process runs: `FIRST-LAST` (or one shard id) with
+        /// --shard-count, as in `--shards 0-3 --shard-count 8`; or `auto` for every shard, as
+        /// many as Discord recommends. Without it, one shard (a bot that does not shard).
+        /// Processes sharing one database each take their own range: overlapping ones are
+        /// refused.
+        #[arg(long, env = "ROOKERY_SHARDS", value_name = "FIRST-LAST|auto")]
+        shards: Option<String>,
+        /// The bot's total number of shards, the same for every process of the bot (alone, this
+        /// process runs all of them).
+        #[arg(long, env = "ROOKERY_SHARD_COUNT", value_name = "COUNT")]
+        shard_count: Option<u32>,
+    },
     /// Print the link that adds Rookery to a Discord server with exactly the permissions it
     /// needs and its slash commands (no token needed).
     Invite {
@@ -294,12 +306,19 @@ fn database(cli_db: Option<String>) -> String {
 }
 
 /// The Discord bot, until Ctrl-C or SIGTERM.
-fn discord(db: &str, token: String, guild: Option<u64>, api: Option<String>) -> Result<(), String> {
+fn discord(
+    db: &str,
+    token: String,
+    guild: Option<u64>,
+    api: Option<String>,
+    shards: crate::shards::Shards,
+) -> Result<(), String> {
     runtime()?.block_on(async {
         let service = Arc::new(open_service(db).await?);
         let connection = crate::discord::Connection { token, api };
         let settings = crate::discord::Settings {
             guild,
+            shards,
             ..crate::discord::Settings::default()
         };
         let result = crate::discord::run(service.clone(), connection, settings).await;
@@ -394,15 +413,26 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Str
             closed_dms,
             seed,
         }) => local(&db, out, closed_dms, seed),
-        Some(Command::Discord) => {
+        Some(Command::Discord {
+            shards,
+            shard_count,
+        }) => {
+            // Checked before anything is opened: a wrong range changes nothing.
+            let shards = crate::shards::Shards::parse(shards.as_deref(), shard_count)?;
             let token = cli
                 .token
                 .ok_or("set DISCORD_TOKEN (or --token) to run the Discord bot")?;
-            discord(&db, token, cli.guild, cli.api)
+            discord(&db, token, cli.guild, cli.api, shards)
         }
         None if cli.token.is_some() => {
             let token = cli.token.unwrap_or_default();
-            discord(&db, token, cli.guild, cli.api)
+            discord(
+                &db,
+                token,
+                cli.guild,
+                cli.api,
+                crate::shards::Shards::default(),
+            )
         }
         None => local(&db, PathBuf::from("rookery-images"), Vec::new(), None),
         Some(Command::Invite { client_id }) => writeln!(
@@ -895,6 +925,42 @@ mod tests {
         .unwrap();
         let err = run(cli, &mut Vec::new(), &mut Vec::new()).unwrap_err();
         assert!(err.contains("Chess is played by 2 players, not 3"), "{err}");
+    }
+
+    /// `rookery discord --shards ... --shard-count ...` is checked before the token and the
+    /// database: a wrong range is a sentence naming the valid form (exit status 2 in main).
+    #[test]
+    fn discord_shard_options_are_checked_first() {
+        for (args, needed) in [
+            (
+                &["--shards", "0-8", "--shard-count", "8"][..],
+                "outside the 8 shards",
+            ),
+            (&["--shards", "0-3", "--shard-count", "0"][..], "at least 1"),
+            (&["--shards", "zero"][..], "is not a shard range"),
+            (
+                &["--shards", "auto", "--shard-count", "2"][..],
+                "does not go with it",
+            ),
+        ] {
+            let mut argv = vec![
+                "rookery",
+                "--token",
+                "t",
+                "--db",
+                "/nonexistent/x.db",
+                "discord",
+            ];
+            argv.extend_from_slice(args);
+            let cli = Cli::try_parse_from(argv).unwrap();
+            let err = run(cli, &mut Vec::new(), &mut Vec::new()).unwrap_err();
+            assert!(err.contains(needed), "{needed:?} missing: {err}");
+            assert!(
+                err.contains("--shards FIRST-LAST --shard-count COUNT"),
+                "{err}"
+            );
+        }
+        assert!(!std::path::Path::new("/nonexistent/x.db").exists());
     }
 
     #[test]

@@ -24,6 +24,7 @@ use crate::model::{
     self, Button, ButtonAction, GameId, Pending, Place, Post, Reply, Target, User, Who,
 };
 use crate::service::{Deliver, DeliveryError, DrawChoice, Service, ServiceError, TakebackChoice};
+use crate::shards::{Claim, ShardRange, Shards};
 
 /// What every command can reach.
 pub struct Data {
@@ -118,6 +119,9 @@ pub struct Settings {
     /// nonce keeps a post that did arrive from being doubled). Without it one hung request
     /// would hold up every post behind it.
     pub delivery_timeout: Duration,
+    /// The shards this process runs (one, unsharded, by default), claimed in the database
+    /// before connecting so that no other process runs them too.
+    pub shards: Shards,
 }
 
 impl Default for Settings {
@@ -125,6 +129,7 @@ impl Default for Settings {
         Settings {
             guild: None,
             delivery_timeout: Duration::from_secs(30),
+            shards: Shards::Single,
         }
     }
 }
@@ -157,19 +162,67 @@ const START_ATTEMPTS: u32 = 5;
 
 /// Runs the bot on `http` until `stop` completes or the gateway gives up.
 ///
-/// Start-up reads the application and registers the slash commands (in `guild`, or globally)
-/// before connecting, retrying passing failures a few times; if it still fails, or Discord
-/// refuses (a bad token, invalid commands), this returns the reason at once rather than
-/// connecting a bot that cannot answer. The outbox courier and the clock then run beside the
-/// gateway, so posts go out even while the gateway reconnects. The caller closes the store
-/// when this returns.
+/// Start-up first settles the shards this process runs (`--shards auto` asks Discord for its
+/// recommended count) and claims them in the database: if another live process runs one of
+/// them, this returns that refusal before anything reaches Discord. It then reads the
+/// application and registers the slash commands (in `guild`, or globally) before connecting,
+/// retrying passing failures a few times; if it still fails, or Discord refuses (a bad token,
+/// invalid commands), this returns the reason at once rather than connecting a bot that cannot
+/// answer. The outbox courier and the clock then run beside the gateway, so posts go out even
+/// while the gateway reconnects; the claims are renewed beside them and released when the bot
+/// stops. The caller closes the store when this returns.
 pub async fn run_with(
     service: Arc<Service>,
     http: serenity::Http,
     settings: Settings,
     stop: impl std::future::Future<Output = ()> + Send,
 ) -> Result<(), String> {
+    let range = match settings.shards {
+        Shards::Single => ShardRange::all(1),
+        Shards::Range(range) => range,
+        Shards::Auto => {
+            let gateway = at_start("read Discord's recommended number of shards", || {
+                http.get_bot_gateway()
+            })
+            .await?;
+            tracing::info!(
+                shards = gateway.shards,
+                "Discord recommends this many shards"
+            );
+            ShardRange::all(gateway.shards)
+        }
+    };
+    let claim = Claim::take(service.store(), range).await?;
+    let result = run_claimed(service, http, settings, &claim, stop).await;
+    claim.release().await;
+    result
+}
+
+/// Starts serenity's shard manager on the claimed shards and runs until the gateway gives up.
+/// serenity's `start_shard_range` takes the range's end as the LAST shard it runs (its own
+/// example, `4..7`, runs shards 4 to 7), hence `first..last`. For `--shards auto` this is what
+/// serenity's `start_autosharded` does, with the count read once, so that the shards claimed
+/// and the shards connected are the same.
+async fn start_shards(client: &mut serenity::Client, range: ShardRange) -> serenity::Result<()> {
+    if range.count == 1 {
+        client.start().await
+    } else {
+        client
+            .start_shard_range(range.first..range.last, range.count)
+            .await
+    }
+}
+
+/// [`run_with`] once the shards are claimed.
+async fn run_claimed(
+    service: Arc<Service>,
+    http: serenity::Http,
+    settings: Settings,
+    claim: &Claim,
+    stop: impl std::future::Future<Output = ()> + Send,
+) -> Result<(), String> {
     let guild = settings.guild;
+    let range = claim.range();
     let application = at_start("read the bot's application", || {
         http.get_current_application_info()
     })
@@ -240,8 +293,14 @@ pub async fn run_with(
         settings.delivery_timeout,
     );
     let shards = client.shard_manager.clone();
+    tracing::info!("connecting {range}");
     let result = tokio::select! {
-        result = client.start() => result.map_err(|e| gateway_failure(&e, intents)),
+        result = start_shards(&mut client, range) => result.map_err(|e| gateway_failure(&e, intents)),
+        lost = claim.keep() => {
+            tracing::error!("{lost}");
+            shards.shutdown_all().await;
+            Err(lost)
+        }
         () = stop => {
             tracing::info!("stopping");
             shards.shutdown_all().await;

@@ -8,6 +8,7 @@
 //! - [`commands`]: the commands players give, shared by all frontends.
 //! - [`console`]: the local console frontend.
 //! - [`discord`]: the Discord frontend (the only module that knows Discord).
+//! - [`shards`]: which Discord shards a process runs, claimed in the database.
 //! - [`cli`]: command-line parsing and developer commands.
 //! - [`arena`]: whole games between computer players, random seats and UCI engines.
 //! - [`loadtest`]: many active games and a steady stream of actions, timed.
@@ -22,5 +23,6 @@ pub mod loadtest;
 pub mod model;
 pub mod ratings;
 pub mod service;
+pub mod shards;
 pub mod store;
 pub mod uci;

@@ -21,6 +21,8 @@ mod history;
 pub use history::{
     GameTimes, HistoryFilter, HistoryPage, LoggedAction, TakebackRow, TakebackStatus,
 };
+mod shards;
+pub use shards::ShardClaim;
 
 /// The lock file beside an SQLite database.
 fn lock_path(db: &Path) -> std::path::PathBuf {

@@ -8,6 +8,14 @@
 //! the gateway can drop the connection, ask for a reconnect (op 7) or invalidate the session
 //! (op 9).
 //!
+//! The gateway takes several connections at once, one for each shard, and records the `shard`
+//! array of every IDENTIFY; GET /gateway/bot recommends as many shards as a test sets (one by
+//! default). As Discord does, the test server's events (its GUILD_CREATE, and every interaction
+//! and event a test dispatches) go to shard `(GUILD >> 22) % count` only: shard 0 for a bot
+//! that does not shard, and the only connection `dispatch`, `drop_connection` and the like act
+//! on. The other shards get a READY without guilds and nothing else. Direct-message
+//! interactions go there too (Discord sends them to shard 0; no test tells them apart).
+//!
 //! Everything the fake sends (gateway events and REST bodies) is first parsed with serenity's
 //! own model types, so the fake cannot drift from the shapes serenity accepts from Discord.
 //!
@@ -262,6 +270,28 @@ struct World {
     tokens_expire_after_callback: bool,
     /// Permissions taken from the bot in a channel (bits), as a moderator's overwrite would.
     denied: HashMap<u64, u64>,
+    // ---- shards ----
+    /// The `shards` GET /gateway/bot recommends (1 unless a test set it).
+    recommended_shards: Option<u32>,
+    /// The `shard` array ([id, count]) of every IDENTIFY, in order ([0, 1] where none was sent).
+    shard_identifies: Vec<(u64, u64)>,
+    /// The connections of shards that do not carry the test server (its events go to shard
+    /// `(GUILD >> 22) % count`, whose connection and session are `connection` and `session`).
+    other_shards: HashMap<u64, OtherShard>,
+}
+
+/// A connected shard the test server's events do not go to: its READY lists no guild and
+/// nothing is dispatched on it (it may still RESUME).
+struct OtherShard {
+    connection: mpsc::UnboundedSender<GatewayOrder>,
+    session: String,
+    /// Its last sequence number.
+    seq: u64,
+}
+
+/// The shard Discord sends a guild's events to: `(guild_id >> 22) % count`.
+pub fn shard_of(guild: u64, count: u64) -> u64 {
+    (guild >> 22) % count.max(1)
 }
 
 /// A thread as Discord keeps it.
@@ -736,6 +766,16 @@ impl FakeDiscord {
         self.world().refuse_identify = Some(code);
     }
 
+    /// Makes GET /gateway/bot recommend `count` shards (`--shards auto`).
+    pub fn set_recommended_shards(&self, count: u32) {
+        self.world().recommended_shards = Some(count);
+    }
+
+    /// The `shard` array, `(id, count)`, of every IDENTIFY so far, in order.
+    pub fn shard_identifies(&self) -> Vec<(u64, u64)> {
+        self.world().shard_identifies.clone()
+    }
+
     /// The paths the IDENTIFYs and the RESUMEs came in on, each in order:
     /// [`GATEWAY_PATH`] or [`RESUME_GATEWAY_PATH`].
     pub fn gateway_paths(&self) -> (Vec<&'static str>, Vec<&'static str>) {
@@ -1151,30 +1191,44 @@ fn on_gateway_payload(
             world.identifies += 1;
             world.identified_at.push(path);
             world.intents = payload["d"]["intents"].as_u64();
+            let (shard, count) = match payload["d"]["shard"].as_array().map(Vec::as_slice) {
+                Some([id, count]) => (id.as_u64().unwrap_or(0), count.as_u64().unwrap_or(1).max(1)),
+                _ => (0, 1),
+            };
+            world.shard_identifies.push((shard, count));
             if let Some(code) = world.refuse_identify {
                 // Discord closes the connection instead of sending READY.
                 let _ = orders.send(GatewayOrder::Close(code));
                 return Vec::new();
             }
-            world.connection = Some(orders.clone());
             let session = format!("session-{}", world.identifies);
+            if shard != shard_of(GUILD, count) {
+                // Not the test server's shard: READY with no guild, and nothing after it.
+                let ready = ready_json(shared, &session, [shard, count], json!([]));
+                let event = json!({"op": 0, "t": "READY", "s": 1, "d": ready});
+                let _: serenity::GatewayEvent =
+                    serde_json::from_value(event.clone()).expect("READY serenity can read");
+                world.other_shards.insert(
+                    shard,
+                    OtherShard {
+                        connection: orders.clone(),
+                        session,
+                        seq: 1,
+                    },
+                );
+                return vec![event];
+            }
+            world.connection = Some(orders.clone());
             world.session = Some(Session {
                 id: session.clone(),
                 log: Vec::new(),
             });
-            let ready = json!({
-                "v": 10,
-                "user": {
-                    "id": APPLICATION.to_string(), "username": "Rookery", "discriminator": "0",
-                    "global_name": null, "avatar": null, "bot": true, "verified": true,
-                    "mfa_enabled": false, "flags": 0,
-                },
-                "guilds": [{"id": GUILD.to_string(), "unavailable": true}],
-                "session_id": session,
-                "resume_gateway_url": format!("ws://{}{RESUME_GATEWAY_PATH}", shared.addr),
-                "shard": [0, 1],
-                "application": {"id": APPLICATION.to_string(), "flags": 0},
-            });
+            let ready = ready_json(
+                shared,
+                &session,
+                [shard, count],
+                json!([{"id": GUILD.to_string(), "unavailable": true}]),
+            );
             let event = json!({"op": 0, "t": "READY", "s": 1, "d": ready});
             let _: serenity::GatewayEvent =
                 serde_json::from_value(event.clone()).expect("READY serenity can read");
@@ -1191,6 +1245,12 @@ fn on_gateway_payload(
             world.resumed_at.push(path);
             let asked = payload["d"]["session_id"].as_str().unwrap_or("");
             let from = payload["d"]["seq"].as_u64().unwrap_or(0);
+            // A shard without the test server: nothing was dispatched on it to replay.
+            if let Some(other) = world.other_shards.values_mut().find(|o| o.session == asked) {
+                other.seq += 1;
+                other.connection = orders.clone();
+                return vec![json!({"op": 0, "t": "RESUMED", "s": other.seq, "d": {}})];
+            }
             match world.session.as_ref() {
                 Some(session) if session.id == asked => {
                     let mut out: Vec<Value> = session
@@ -1217,6 +1277,23 @@ fn on_gateway_payload(
         }
         _ => Vec::new(),
     }
+}
+
+/// READY for shard `[id, count]` of session `session`, with `guilds`.
+fn ready_json(shared: &Shared, session: &str, shard: [u64; 2], guilds: Value) -> Value {
+    json!({
+        "v": 10,
+        "user": {
+            "id": APPLICATION.to_string(), "username": "Rookery", "discriminator": "0",
+            "global_name": null, "avatar": null, "bot": true, "verified": true,
+            "mfa_enabled": false, "flags": 0,
+        },
+        "guilds": guilds,
+        "session_id": session,
+        "resume_gateway_url": format!("ws://{}{RESUME_GATEWAY_PATH}", shared.addr),
+        "shard": shard,
+        "application": {"id": APPLICATION.to_string(), "flags": 0},
+    })
 }
 
 // ---- REST ---------------------------------------------------------------------------------------
@@ -1414,9 +1491,12 @@ fn route(
     let body = json.unwrap_or(Value::Null);
     let mut world = shared.world.lock().unwrap();
     match (method.as_str(), segments.as_slice()) {
-        ("GET", ["gateway"]) | ("GET", ["gateway", "bot"]) => ok(json!({
+        ("GET", ["gateway"]) => ok(json!({
             "url": format!("ws://{}/gateway", shared.addr),
-            "shards": 1,
+        })),
+        ("GET", ["gateway", "bot"]) => ok(json!({
+            "url": format!("ws://{}/gateway", shared.addr),
+            "shards": world.recommended_shards.unwrap_or(1),
             "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
         })),
         ("GET", ["oauth2", "applications", "@me"]) => {
@@ -2263,11 +2343,26 @@ pub struct RunningBot {
 impl RunningBot {
     /// Starts the bot on `db`, registering its commands in `guild` (or globally).
     pub async fn start(fake: &FakeDiscord, db: &std::path::Path, guild: Option<u64>) -> RunningBot {
-        let settings = bot::discord::Settings {
+        let store = bot::store::Store::open(db).await.expect("database");
+        RunningBot::start_with(fake, store, RunningBot::settings(guild)).await
+    }
+
+    /// The settings [`RunningBot::start`] runs with: commands in `guild`, a two-second delivery
+    /// timeout, one shard.
+    pub fn settings(guild: Option<u64>) -> bot::discord::Settings {
+        bot::discord::Settings {
             guild,
             delivery_timeout: Duration::from_secs(2),
-        };
-        let store = bot::store::Store::open(db).await.expect("database");
+            ..bot::discord::Settings::default()
+        }
+    }
+
+    /// Starts the bot on `store` (SQLite or PostgreSQL) with `settings` (its shards, say).
+    pub async fn start_with(
+        fake: &FakeDiscord,
+        store: bot::store::Store,
+        settings: bot::discord::Settings,
+    ) -> RunningBot {
         let service = Arc::new(bot::service::Service::with_seed(
             store,
             Arc::new(bot::service::SystemClock),
@@ -2292,6 +2387,18 @@ impl RunningBot {
             task,
             stop: Some(stop),
         }
+    }
+
+    /// Ends the bot's task at once, as a crash would: its shard claims are not released and
+    /// its database is not closed (serenity's shard runners, tasks of their own, may linger
+    /// until the test ends).
+    pub async fn abort(mut self) {
+        // Kept from firing: a dropped sender would stop the bot cleanly.
+        if let Some(stop) = self.stop.take() {
+            std::mem::forget(stop);
+        }
+        self.task.abort();
+        let _ = (&mut self.task).await;
     }
 
     /// Whether the bot has stopped by itself.
