@@ -320,6 +320,7 @@ pub fn parse_duration(text: &str) -> i64 {
 }
 
 pub mod discord_contract;
+pub mod discord_story;
 pub mod fake_discord;
 pub mod postgres;
 pub mod reference;

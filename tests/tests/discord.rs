@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use rookery_tests::discord_story::{assert_posted_once, connected, message_with, settled, slash};
 use rookery_tests::fake_discord::{FakeDiscord, Person, Posted, RunningBot, GUILD, LOBBY};
 use rookery_tests::TempDir;
 use serde_json::json;
@@ -12,49 +13,6 @@ const WAIT: Duration = Duration::from_secs(20);
 
 fn is_png(bytes: &[u8]) -> bool {
     bytes.starts_with(b"\x89PNG\r\n\x1a\n")
-}
-
-/// Waits for a message in `channel` whose text contains `needle`.
-async fn message_with(fake: &FakeDiscord, channel: u64, needle: &str) -> Posted {
-    fake.wait_until(&format!("a message with {needle:?}"), WAIT, |f| {
-        f.messages_in(channel)
-            .into_iter()
-            .find(|m| m.content.contains(needle))
-    })
-    .await
-}
-
-/// A fake Discord with alice and bob in its server, and the bot connected to it on a new
-/// database (kept while the returned folder lives).
-async fn connected(tag: &str) -> (TempDir, FakeDiscord, Person, Person, RunningBot) {
-    let dir = TempDir::new(tag);
-    let fake = FakeDiscord::start().await;
-    let alice = fake.person(101, "alice");
-    let bob = fake.person(102, "bob");
-    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
-    fake.wait_ready().await;
-    (dir, fake, alice, bob, bot)
-}
-
-/// No post was delivered twice: every message carries its own outbox nonce.
-fn assert_posted_once(fake: &FakeDiscord) {
-    let mut seen = std::collections::HashSet::new();
-    for m in fake.messages() {
-        let nonce = m.nonce.clone().expect("every post carries a nonce");
-        assert!(seen.insert(nonce), "posted twice: {}", m.content);
-    }
-}
-
-/// Runs a slash command and returns the bot's private answer.
-async fn slash(
-    fake: &FakeDiscord,
-    who: &Person,
-    channel: u64,
-    name: &str,
-    options: &[(&str, serde_json::Value)],
-) -> String {
-    let id = fake.slash(who, channel, name, options);
-    fake.answer(id).await
 }
 
 /// Opens a game in the lobby and returns (lobby message, thread id).
@@ -319,17 +277,6 @@ async fn move_autocomplete_lists_legal_moves_filtered_and_fast() {
 
     fake.assert_interactions_answered();
     bot.stop().await;
-}
-
-/// Waits until the bot's outbox is empty.
-async fn settled(bot: &RunningBot) {
-    for _ in 0..200 {
-        if bot.service.store().pending(1).await.unwrap().is_empty() {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the outbox never emptied");
 }
 
 /// Starts a bot and a chess game between alice (White) and bob; returns the thread.

@@ -5,12 +5,12 @@
 //!
 //! The binary is the one `cargo test --workspace` builds next to this test (target/debug).
 
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use bot::model::GameId;
 use rand::{Rng, SeedableRng};
+use rookery_tests::discord_story::rookery_binary;
 use rookery_tests::fake_discord::{FakeDiscord, Person, GUILD, LOBBY};
 use rookery_tests::TempDir;
 use serde_json::json;
@@ -19,18 +19,6 @@ use serde_json::json;
 const SCRIPT: [&str; 7] = ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"];
 const GAMES: usize = 5;
 const KILLS: usize = 20;
-
-fn rookery_binary() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().and_then(|d| d.parent()).unwrap();
-    let binary = dir.join(format!("rookery{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        binary.exists(),
-        "{} is missing: `cargo test --workspace` builds it (or `cargo build -p bot`)",
-        binary.display()
-    );
-    binary
-}
 
 /// A running `rookery` process, killed when dropped so a failing test leaves none behind.
 struct Bot(Child);

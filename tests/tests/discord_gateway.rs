@@ -4,10 +4,11 @@
 //! a wrong token; 4014, intents the application may not use), which stop the real `rookery`
 //! binary with exit status 2 and a sentence saying what to do.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use rookery_tests::discord_story::{connected, rookery_binary};
 use rookery_tests::fake_discord::{
     FakeDiscord, Fault, Person, RunningBot, GATEWAY_PATH, GUILD, LOBBY, RESUME_GATEWAY_PATH,
 };
@@ -18,17 +19,6 @@ const WAIT: Duration = Duration::from_secs(20);
 
 /// Longer than any test here: no regular heartbeat comes while one runs.
 const LONG_INTERVAL: Duration = Duration::from_secs(60);
-
-/// A fake Discord with alice and bob in its server, the bot connected to it on a new database.
-async fn connected(tag: &str) -> (TempDir, FakeDiscord, Person, Person, RunningBot) {
-    let dir = TempDir::new(tag);
-    let fake = FakeDiscord::start().await;
-    let alice = fake.person(101, "alice");
-    let bob = fake.person(102, "bob");
-    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
-    fake.wait_ready().await;
-    (dir, fake, alice, bob, bot)
-}
 
 /// A chess game between alice (White, who opened it) and bob, waiting for White's first move;
 /// returns its thread.
@@ -175,19 +165,6 @@ async fn a_dropped_session_is_resumed_at_the_resume_gateway_url_of_ready() {
 }
 
 // ---- refusals that stop the binary ------------------------------------------------------------
-
-/// The `rookery` binary that `cargo test --workspace` builds beside this test.
-fn rookery_binary() -> PathBuf {
-    let test = std::env::current_exe().unwrap();
-    let target = test.parent().and_then(Path::parent).unwrap();
-    let binary = target.join(format!("rookery{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        binary.exists(),
-        "{} is missing: `cargo test --workspace` builds it (or `cargo build -p bot`)",
-        binary.display()
-    );
-    binary
-}
 
 /// Starts `rookery discord` against `fake`, as an admin runs it; killed if dropped.
 fn start_binary(fake: &FakeDiscord, db: &Path) -> tokio::process::Child {

@@ -4,15 +4,16 @@
 //! the binary logs at start-up what each channel lacks, in the words of Discord's settings, and
 //! its invite link; and `rookery invite` prints that link without a token.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use bot::discord::permissions::invite_url;
 use bot::discord::serenity::Permissions;
 use bot::model::GameId;
+use rookery_tests::discord_story::{connected, message_with, rookery_binary, slash};
 use rookery_tests::fake_discord::{
-    channel_name, FakeDiscord, Person, Posted, RunningBot, APPLICATION, GUILD, GUILD_NAME, LOBBY,
+    channel_name, FakeDiscord, Person, RunningBot, APPLICATION, GUILD, GUILD_NAME, LOBBY,
 };
 use rookery_tests::TempDir;
 use serde_json::json;
@@ -22,28 +23,6 @@ const WAIT: Duration = Duration::from_secs(20);
 /// The start of the line that opens each post of a game moved out of its thread.
 const MOVED: &str =
     "I can no longer post in the game's thread (missing permission: Send Messages in Threads";
-
-/// Waits for a message in `channel` whose text contains `needle`.
-async fn message_with(fake: &FakeDiscord, channel: u64, needle: &str) -> Posted {
-    fake.wait_until(&format!("a message with {needle:?}"), WAIT, |f| {
-        f.messages_in(channel)
-            .into_iter()
-            .find(|m| m.content.contains(needle))
-    })
-    .await
-}
-
-/// Runs a slash command and returns the bot's private answer.
-async fn slash(
-    fake: &FakeDiscord,
-    who: &Person,
-    channel: u64,
-    name: &str,
-    options: &[(&str, serde_json::Value)],
-) -> String {
-    let id = fake.slash(who, channel, name, options);
-    fake.answer(id).await
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn play_where_rookery_lacks_permissions_names_them_privately_and_starts_nothing() {
@@ -99,14 +78,10 @@ async fn play_where_rookery_lacks_permissions_names_them_privately_and_starts_no
     bot.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_thread_that_stops_taking_posts_moves_the_game_to_its_channel_with_a_notice() {
-    let dir = TempDir::new("discord-permissions-thread");
-    let fake = FakeDiscord::start().await;
-    let alice = fake.person(101, "alice");
-    let bob = fake.person(102, "bob");
-    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
-    fake.wait_ready().await;
+/// Alice and Bob at chess, with the bot connected and every permission given: the game's
+/// thread, once it has asked White for a move.
+async fn chess_in_its_thread(tag: &str) -> (TempDir, FakeDiscord, Person, Person, RunningBot, u64) {
+    let (dir, fake, alice, bob, bot) = connected(tag).await;
     let (_, lobby) = fake.play(&alice, "chess", "order=joined").await;
     let thread = fake
         .wait_until("the game's thread", WAIT, |f| {
@@ -116,6 +91,13 @@ async fn a_thread_that_stops_taking_posts_moves_the_game_to_its_channel_with_a_n
     fake.answer(fake.press(&bob, &lobby, "rookery:join:1"))
         .await;
     message_with(&fake, thread, "your move").await;
+    (dir, fake, alice, bob, bot, thread)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thread_that_stops_taking_posts_moves_the_game_to_its_channel_with_a_notice() {
+    let (_dir, fake, alice, bob, bot, thread) =
+        chess_in_its_thread("discord-permissions-thread").await;
 
     // Mid-game a moderator takes Send Messages in Threads from Rookery in the lobby: Discord
     // refuses its posts in the game's thread (403, Missing Permissions).
@@ -175,21 +157,8 @@ async fn a_thread_that_stops_taking_posts_moves_the_game_to_its_channel_with_a_n
 /// so, and nothing is lost or posted twice.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_board_refused_everywhere_still_leaves_its_move_in_the_channel() {
-    let dir = TempDir::new("discord-permissions-attach");
-    let fake = FakeDiscord::start().await;
-    let alice = fake.person(101, "alice");
-    let bob = fake.person(102, "bob");
-    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
-    fake.wait_ready().await;
-    let (_, lobby) = fake.play(&alice, "chess", "order=joined").await;
-    let thread = fake
-        .wait_until("the game's thread", WAIT, |f| {
-            f.threads_of(LOBBY).contains(&lobby.id).then_some(lobby.id)
-        })
-        .await;
-    fake.answer(fake.press(&bob, &lobby, "rookery:join:1"))
-        .await;
-    message_with(&fake, thread, "your move").await;
+    let (_dir, fake, alice, bob, bot, thread) =
+        chess_in_its_thread("discord-permissions-attach").await;
 
     fake.deny_permissions(LOBBY, Permissions::ATTACH_FILES);
     slash(&fake, &alice, thread, "move", &[("move", json!("e4"))]).await;
@@ -220,19 +189,6 @@ async fn a_board_refused_everywhere_still_leaves_its_move_in_the_channel() {
 }
 
 // ---- the binary -------------------------------------------------------------------------------
-
-/// The `rookery` binary `cargo test --workspace` builds next to this test (target/debug).
-fn rookery_binary() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().and_then(|d| d.parent()).unwrap();
-    let binary = dir.join(format!("rookery{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        binary.exists(),
-        "{} is missing: `cargo test --workspace` builds it (or `cargo build -p bot`)",
-        binary.display()
-    );
-    binary
-}
 
 /// A running `rookery` process, killed when dropped so a failing test leaves none behind.
 struct Running(Child);

@@ -4,33 +4,12 @@
 
 use std::time::Duration;
 
-use rookery_tests::fake_discord::{FakeDiscord, Person, Posted, RunningBot, GUILD, LOBBY};
+use rookery_tests::discord_story::{message_with, slash};
+use rookery_tests::fake_discord::{FakeDiscord, Person, RunningBot, GUILD, LOBBY};
 use rookery_tests::TempDir;
 use serde_json::json;
 
 const WAIT: Duration = Duration::from_secs(20);
-
-/// Waits for a message in `channel` whose text contains `needle`.
-async fn message_with(fake: &FakeDiscord, channel: u64, needle: &str) -> Posted {
-    fake.wait_until(&format!("a message with {needle:?}"), WAIT, |f| {
-        f.messages_in(channel)
-            .into_iter()
-            .find(|m| m.content.contains(needle))
-    })
-    .await
-}
-
-/// Runs a slash command and returns the bot's private answer.
-async fn slash(
-    fake: &FakeDiscord,
-    who: &Person,
-    channel: u64,
-    name: &str,
-    options: &[(&str, serde_json::Value)],
-) -> String {
-    let id = fake.slash(who, channel, name, options);
-    fake.answer(id).await
-}
 
 /// Opens game `number` of chess between alice (White) and bob; returns its thread.
 async fn chess_game(fake: &FakeDiscord, alice: &Person, bob: &Person, options: &str) -> u64 {

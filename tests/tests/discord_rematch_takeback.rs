@@ -4,21 +4,12 @@
 
 use std::time::Duration;
 
+use rookery_tests::discord_story::{assert_posted_once, message_with, settled, slash};
 use rookery_tests::fake_discord::{FakeDiscord, Person, Posted, RunningBot, GUILD, LOBBY};
 use rookery_tests::TempDir;
 use serde_json::json;
 
 const WAIT: Duration = Duration::from_secs(20);
-
-/// Waits for a message in `channel` whose text contains `needle`.
-async fn message_with(fake: &FakeDiscord, channel: u64, needle: &str) -> Posted {
-    fake.wait_until(&format!("a message with {needle:?}"), WAIT, |f| {
-        f.messages_in(channel)
-            .into_iter()
-            .find(|m| m.content.contains(needle))
-    })
-    .await
-}
 
 /// Waits for a message anywhere whose text contains `needle`.
 async fn anywhere_with(fake: &FakeDiscord, needle: &str) -> Posted {
@@ -42,18 +33,6 @@ async fn connected(tag: &str) -> (TempDir, FakeDiscord, [Person; 3], RunningBot)
     (dir, fake, [alice, bob, carol], bot)
 }
 
-/// Runs a slash command and returns the bot's private answer.
-async fn slash(
-    fake: &FakeDiscord,
-    who: &Person,
-    channel: u64,
-    name: &str,
-    options: &[(&str, serde_json::Value)],
-) -> String {
-    let id = fake.slash(who, channel, name, options);
-    fake.answer(id).await
-}
-
 /// Presses `custom_id` on `message` as `who` and returns the private answer.
 async fn press(fake: &FakeDiscord, who: &Person, message: &Posted, custom_id: &str) -> String {
     fake.answer(fake.press(who, message, custom_id)).await
@@ -70,26 +49,6 @@ async fn chess_game(fake: &FakeDiscord, alice: &Person, bob: &Person) -> u64 {
     fake.answer(fake.press(bob, &lobby, "rookery:join:1")).await;
     message_with(fake, thread, "your move").await;
     thread
-}
-
-/// Waits until the bot's outbox is empty.
-async fn settled(bot: &RunningBot) {
-    for _ in 0..200 {
-        if bot.service.store().pending(1).await.unwrap().is_empty() {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the outbox never emptied");
-}
-
-/// No post was delivered twice.
-fn assert_posted_once(fake: &FakeDiscord) {
-    let mut seen = std::collections::HashSet::new();
-    for m in fake.messages() {
-        let nonce = m.nonce.clone().expect("every post carries a nonce");
-        assert!(seen.insert(nonce), "posted twice: {}", m.content);
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

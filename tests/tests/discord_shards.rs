@@ -7,12 +7,12 @@
 //!
 //! serenity starts one shard every five seconds, hence the longer waits.
 
-use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
 use bot::shards::{Owner, ShardRange, Shards};
 use bot::store::Store;
+use rookery_tests::discord_story::rookery_binary;
 use rookery_tests::fake_discord::{shard_of, FakeDiscord, Person, RunningBot, GUILD, LOBBY};
 use rookery_tests::TempDir;
 use serde_json::json;
@@ -352,19 +352,6 @@ async fn claims_conflict_lapse_and_release_as_the_rules_say() {
 }
 
 // ---- the binary -------------------------------------------------------------------------------
-
-/// The `rookery` binary that `cargo test --workspace` builds beside this test.
-fn rookery_binary() -> PathBuf {
-    let test = std::env::current_exe().unwrap();
-    let target = test.parent().and_then(Path::parent).unwrap();
-    let binary = target.join(format!("rookery{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        binary.exists(),
-        "{} is missing: `cargo test --workspace` builds it (or `cargo build -p bot`)",
-        binary.display()
-    );
-    binary
-}
 
 #[test]
 fn the_binary_refuses_a_wrong_range_with_status_2_and_the_valid_form() {

@@ -7,45 +7,12 @@
 
 use std::time::Duration;
 
-use rookery_tests::fake_discord::{FakeDiscord, Fault, Person, Posted, RunningBot, GUILD, LOBBY};
+use rookery_tests::discord_story::{connected, message_with, settled, slash};
+use rookery_tests::fake_discord::{FakeDiscord, Fault, Person, RunningBot, GUILD, LOBBY};
 use rookery_tests::TempDir;
 use serde_json::json;
 
 const WAIT: Duration = Duration::from_secs(30);
-
-/// Waits for a message in `channel` whose text contains `needle`.
-async fn message_with(fake: &FakeDiscord, channel: u64, needle: &str) -> Posted {
-    fake.wait_until(&format!("a message with {needle:?}"), WAIT, |f| {
-        f.messages_in(channel)
-            .into_iter()
-            .find(|m| m.content.contains(needle))
-    })
-    .await
-}
-
-/// A fake Discord with alice and bob in its server, and the bot connected to it on a new
-/// database (kept while the returned folder lives).
-async fn connected(tag: &str) -> (TempDir, FakeDiscord, Person, Person, RunningBot) {
-    let dir = TempDir::new(tag);
-    let fake = FakeDiscord::start().await;
-    let alice = fake.person(101, "alice");
-    let bob = fake.person(102, "bob");
-    let bot = RunningBot::start(&fake, &dir.0.join("r.db"), Some(GUILD)).await;
-    fake.wait_ready().await;
-    (dir, fake, alice, bob, bot)
-}
-
-/// Runs a slash command and returns the bot's (first) private answer.
-async fn slash(
-    fake: &FakeDiscord,
-    who: &Person,
-    channel: u64,
-    name: &str,
-    options: &[(&str, serde_json::Value)],
-) -> String {
-    let id = fake.slash(who, channel, name, options);
-    fake.answer(id).await
-}
 
 /// Every follow-up text of interaction `id`, once `done` holds of them joined.
 async fn whole_answer(fake: &FakeDiscord, id: u64, done: impl Fn(&str) -> bool) -> Vec<String> {
@@ -59,17 +26,6 @@ async fn whole_answer(fake: &FakeDiscord, id: u64, done: impl Fn(&str) -> bool) 
         done(&parts.concat()).then_some(parts)
     })
     .await
-}
-
-/// Waits until the bot's outbox is empty.
-async fn settled(bot: &RunningBot) {
-    for _ in 0..200 {
-        if bot.service.store().pending(1).await.unwrap().is_empty() {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the outbox never emptied");
 }
 
 /// A chess game between alice (White) and bob, opened in the lobby; returns its thread.
