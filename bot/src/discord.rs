@@ -193,7 +193,15 @@ pub async fn run_with(
         }
     };
     let claim = Claim::take(service.store(), range).await?;
-    let result = run_claimed(service, http, settings, &claim, stop).await;
+    // Renewed from the moment it is taken: start-up (reading the application, registering the
+    // commands, with their retries) can outlast a claim that nobody renews.
+    let result = tokio::select! {
+        result = run_claimed(service, http, settings, &claim, stop) => result,
+        lost = claim.keep() => {
+            tracing::error!("{lost}");
+            Err(lost)
+        }
+    };
     claim.release().await;
     result
 }
@@ -296,11 +304,6 @@ async fn run_claimed(
     tracing::info!("connecting {range}");
     let result = tokio::select! {
         result = start_shards(&mut client, range) => result.map_err(|e| gateway_failure(&e, intents)),
-        lost = claim.keep() => {
-            tracing::error!("{lost}");
-            shards.shutdown_all().await;
-            Err(lost)
-        }
         () = stop => {
             tracing::info!("stopping");
             shards.shutdown_all().await;
@@ -575,9 +578,12 @@ impl Workers {
                 if let Err(e) = s.flush_outbox(&courier).await {
                     tracing::error!("outbox: {e}");
                 }
+                // With other processes on the database, their posts wake none of this one's
+                // waits: look again every second (one cheap query) rather than every 30.
+                let longest = if s.shares_database() { 1 } else { 30 };
                 let wait = match s.next_delivery_in().await {
-                    Ok(Some(seconds)) => Duration::from_secs(seconds.clamp(1, 30) as u64),
-                    _ => Duration::from_secs(30),
+                    Ok(Some(seconds)) => Duration::from_secs(seconds.clamp(1, longest) as u64),
+                    _ => Duration::from_secs(longest as u64),
                 };
                 tokio::select! {
                     _ = ready.notified() => {}

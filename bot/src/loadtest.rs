@@ -249,6 +249,8 @@ pub async fn run(
         }
         Ok(report)
     });
+    // Hands the outbox and the clocks back at once to other processes on the database.
+    let _ = service.release_leases().await;
     service.store().close().await;
     let report = result?;
     if report.errors > 0 {

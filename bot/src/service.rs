@@ -206,8 +206,13 @@ pub struct Service {
 const OUTBOX_LEASE: &str = "outbox";
 /// The lease of firing the clocks.
 const CLOCKS_LEASE: &str = "clocks";
+/// The lease of playing the computer players' turns.
+const COMPUTERS_LEASE: &str = "computers";
 /// How long a lease lasts unless renewed: a process that died gives its work up after this.
-const LEASE_SECONDS: i64 = 60;
+/// It is renewed once half of it has passed, so the holder always has a minute in hand: more
+/// than one delivery may take (its timeout is 30 seconds), so a holder slowed by a hung request
+/// never finds its lease taken while it still works under it.
+const LEASE_SECONDS: i64 = 120;
 
 /// This process's name among the processes sharing a database.
 fn process_name() -> String {
@@ -345,12 +350,33 @@ impl Service {
     ) -> Result<(tokio::sync::OwnedMutexGuard<()>, Tx, Loaded), ServiceError> {
         let guard = self.lock(id).await;
         let mut tx = self.store.begin().await?;
-        let loaded = self.load(&mut tx, id).await?;
+        let loaded = self.load_for_change(&mut tx, id).await?;
         Ok((guard, tx, loaded))
     }
 
+    /// Loads a game to look at it.
     async fn load(&self, tx: &mut Tx, id: GameId) -> Result<Loaded, ServiceError> {
-        let Some(row) = Store::load_game(tx, id).await? else {
+        self.load_as(tx, id, false).await
+    }
+
+    /// Loads a game to change it: on PostgreSQL its row stays locked until `tx` ends, so other
+    /// processes wait for this change and then see it.
+    async fn load_for_change(&self, tx: &mut Tx, id: GameId) -> Result<Loaded, ServiceError> {
+        self.load_as(tx, id, true).await
+    }
+
+    async fn load_as(
+        &self,
+        tx: &mut Tx,
+        id: GameId,
+        for_update: bool,
+    ) -> Result<Loaded, ServiceError> {
+        let row = if for_update {
+            Store::load_game_for_update(tx, id).await?
+        } else {
+            Store::load_game(tx, id).await?
+        };
+        let Some(row) = row else {
             return refuse(format!("there is no game {id}"));
         };
         let seats = Store::seats(tx, id).await?;
@@ -2032,7 +2058,7 @@ impl Service {
     async fn tick_game(&self, game: GameId, now: i64) -> Result<bool, ServiceError> {
         let _guard = self.lock(game).await;
         let mut tx = self.store.begin().await?;
-        let mut g = self.load(&mut tx, game).await?;
+        let mut g = self.load_for_change(&mut tx, game).await?;
         let (Some(deadline), Some(days)) = (g.row.deadline, g.row.days_per_move) else {
             return Ok(false);
         };
@@ -2170,7 +2196,7 @@ impl Service {
 
     /// Whether this process holds the lease `name` (taking it if it is free or ran out, and
     /// renewing it when half of it has passed, so a busy process writes it seldom).
-    async fn hold_lease(&self, name: &'static str) -> Result<bool, ServiceError> {
+    pub(crate) async fn hold_lease(&self, name: &'static str) -> Result<bool, ServiceError> {
         // An SQLite file serves one process (it refuses a second), which has all the work.
         if self.store.backend() == crate::store::Backend::Sqlite {
             return Ok(true);
@@ -2198,6 +2224,12 @@ impl Service {
             leases.remove(name);
         }
         Ok(held)
+    }
+
+    /// Whether other processes may share this database (PostgreSQL): work they leave in it
+    /// wakes nothing here, so waits are kept short.
+    pub fn shares_database(&self) -> bool {
+        self.store.backend() == crate::store::Backend::Postgres
     }
 
     /// Gives up this process's leases (a clean stop), so another process takes over at once.

@@ -51,6 +51,14 @@ impl Backend {
             Backend::Sqlite
         }
     }
+
+    /// Whether `db` is a URL of a database Rookery does not know (`mysql://`, `postgre://`):
+    /// refused before anything is made, rather than taken for a file's name.
+    pub fn unknown_scheme(db: &str) -> Option<&str> {
+        let (scheme, _) = db.split_once("://")?;
+        let known = ["postgres", "postgresql", "sqlite"];
+        (!known.contains(&scheme)).then_some(scheme)
+    }
 }
 
 /// The database.
@@ -213,6 +221,11 @@ impl Store {
 
     /// Opens the database `db` names (see [`Backend::of`]) and brings its schema up to date.
     pub async fn connect(db: &str) -> Result<Store, DbError> {
+        if let Some(scheme) = Backend::unknown_scheme(db) {
+            return Err(DbError::Configuration(
+                format!("`{scheme}://` is not a database Rookery knows").into(),
+            ));
+        }
         match Backend::of(db) {
             Backend::Sqlite => {
                 let path = db
@@ -341,15 +354,31 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Loads a game in a transaction that may change it. On PostgreSQL the row stays locked
+    /// Loads a game.
+    pub async fn load_game(tx: &mut AnyConnection, id: GameId) -> Result<Option<GameRow>, DbError> {
+        Store::load_game_as(tx, id, "SELECT * FROM games WHERE id = $1").await
+    }
+
+    /// Loads a game in a transaction that will change it. On PostgreSQL the row stays locked
     /// until the transaction ends, so a game's actions are serialised across processes by the
     /// database itself (SQLite has one writer, and one process on its file).
-    pub async fn load_game(tx: &mut AnyConnection, id: GameId) -> Result<Option<GameRow>, DbError> {
+    pub async fn load_game_for_update(
+        tx: &mut AnyConnection,
+        id: GameId,
+    ) -> Result<Option<GameRow>, DbError> {
         let sql = if tx.backend_name() == <sqlx::Postgres as sqlx::Database>::NAME {
             "SELECT * FROM games WHERE id = $1 FOR UPDATE"
         } else {
             "SELECT * FROM games WHERE id = $1"
         };
+        Store::load_game_as(tx, id, sql).await
+    }
+
+    async fn load_game_as(
+        tx: &mut AnyConnection,
+        id: GameId,
+        sql: &str,
+    ) -> Result<Option<GameRow>, DbError> {
         let row = sqlx::query(sql).bind(id.0).fetch_optional(&mut *tx).await?;
         row.map(|r| game_row(&r)).transpose()
     }
@@ -669,7 +698,9 @@ impl Store {
     }
 
     pub async fn mark_delivered(&self, id: i64, now: i64) -> Result<(), DbError> {
-        sqlx::query("UPDATE outbox SET delivered_at = $1, image = NULL WHERE id = $2")
+        sqlx::query(
+            "UPDATE outbox SET delivered_at = $1, image = NULL WHERE id = $2 AND delivered_at IS NULL",
+        )
             .bind(now)
             .bind(id)
             .execute(&self.writer)
@@ -952,13 +983,19 @@ impl Store {
         pool: &str,
         user: &str,
     ) -> Result<Option<RatingRow>, DbError> {
-        let row =
-            sqlx::query("SELECT * FROM ratings WHERE server = $1 AND pool = $2 AND user_id = $3")
-                .bind(server)
-                .bind(pool)
-                .bind(user)
-                .fetch_optional(&mut *tx)
-                .await?;
+        // Locked on PostgreSQL until the transaction that writes the new rating ends, so two
+        // games ending at once both count (SQLite's one writer does the same by itself).
+        let sql = if tx.backend_name() == <sqlx::Postgres as sqlx::Database>::NAME {
+            "SELECT * FROM ratings WHERE server = $1 AND pool = $2 AND user_id = $3 FOR UPDATE"
+        } else {
+            "SELECT * FROM ratings WHERE server = $1 AND pool = $2 AND user_id = $3"
+        };
+        let row = sqlx::query(sql)
+            .bind(server)
+            .bind(pool)
+            .bind(user)
+            .fetch_optional(&mut *tx)
+            .await?;
         row.map(|r| rating_row(&r)).transpose()
     }
 

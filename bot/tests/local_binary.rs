@@ -178,6 +178,14 @@ fn a_database_rookery_cannot_use_is_refused_with_status_2() {
     let (status, said) = refused("postgres://not a url");
     assert_eq!(status, Some(2), "{said}");
     assert!(said.contains("is not a database Rookery can use"), "{said}");
+    // A URL of a database Rookery does not know is refused, not taken for a file's name.
+    let (status, said) = refused("mysql://rookery@localhost/rookery");
+    assert_eq!(status, Some(2), "{said}");
+    assert!(
+        said.contains("`mysql://` is not a database Rookery knows"),
+        "{said}"
+    );
+    assert!(!std::path::Path::new("mysql:").exists());
 
     // A newer Rookery brought the file to a migration this binary does not know.
     let runtime = tokio::runtime::Builder::new_current_thread()

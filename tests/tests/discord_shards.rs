@@ -176,8 +176,8 @@ async fn two_bots_on_one_postgres_never_run_the_same_shard() {
     identified(&fake, &[(2, 4), (3, 4)]).await;
     assert_eq!(shard_of(GUILD, 4), 3);
     fake.wait_ready().await;
-    // It answers the server's commands. (No game here: until the outbox is claimed with leases,
-    // both bots' couriers would deliver the same posts.)
+    // It answers the server's commands. (How two processes share the posts and clocks of one
+    // database is tests/tests/leases.rs.)
     let help = fake.slash(&alice, LOBBY, "help", &[]);
     assert!(!fake.answer(help).await.is_empty());
     let mut seen = fake.shard_identifies();

@@ -101,12 +101,14 @@ async fn each_post_and_clock_is_handled_by_one_process_and_taken_over_after_a_de
     assert_eq!(other.flush_outbox(&other_front).await.unwrap(), 0);
     assert!(holder.flush_outbox(&holder_front).await.unwrap() > 0);
 
-    // The holder dies without a word. Its lease holds the work for a minute...
+    // The holder dies without a word. Its lease holds the work for two minutes...
     drop(holder);
     other.act(&bob, &lobby(), Some(id), "e5").await.unwrap();
     assert_eq!(other.flush_outbox(&other_front).await.unwrap(), 0);
-    // ... then the survivor takes it over, and nothing waits any more.
     clock.advance(61);
+    assert_eq!(other.flush_outbox(&other_front).await.unwrap(), 0);
+    // ... then the survivor takes it over, and nothing waits any more.
+    clock.advance(60);
     assert!(other.flush_outbox(&other_front).await.unwrap() > 0);
     assert!(other.store().pending(10).await.unwrap().is_empty());
 

@@ -16,7 +16,7 @@ use engine::game::PromptKind;
 use engine::Seat;
 use tokio::sync::{Notify, Semaphore};
 
-use super::{DrawChoice, Loaded, Service, ServiceError, DEFAULT_LEVEL};
+use super::{DrawChoice, Loaded, Service, ServiceError, COMPUTERS_LEASE, DEFAULT_LEVEL};
 use crate::model::{GameId, Place, Status, User};
 use crate::store::SeatRow;
 
@@ -65,6 +65,11 @@ impl Service {
     /// returns how many were played. Callers repeat it until it returns 0: a game whose every
     /// remaining seat is a computer plays on to its end, one action at a time.
     pub async fn play_computer_turns(&self) -> Result<usize, ServiceError> {
+        // With several processes on one database, one of them searches for the computers (a
+        // search is seconds of CPU; the game's version check would stop a second move anyway).
+        if !self.hold_lease(COMPUTERS_LEASE).await? {
+            return Ok(0);
+        }
         let mut played = 0;
         for id in self.store.active_games_with_computers().await? {
             match self.play_computer_turn(id).await {

@@ -16,7 +16,7 @@ use engine::Seat;
 use super::{refuse, Loaded, Service, ServiceError};
 use crate::model::{GameId, Place, Post, Reply, Status, Target, User, Who};
 use crate::ratings::{self, Rating, Verdict, PROVISIONAL_DEVIATION};
-use crate::store::{RatingChange, RatingRow, Store, Tx};
+use crate::store::{RatingChange, RatingRow, SeatRow, Store, Tx};
 
 /// How many players a leaderboard lists: established ratings, then provisional ones apart.
 const LEADERBOARD_SIZE: usize = 10;
@@ -151,7 +151,12 @@ impl Service {
         players.sort_by_key(|s| s.seat);
         let mut before = vec![Rating::NEW; seats];
         let mut stored: Vec<Option<RatingRow>> = vec![None; seats];
-        for s in &players {
+        // Read (and on PostgreSQL, locked until the game's end is stored) in the order of the
+        // players' ids, so two games ending at once with the same players wait for each other
+        // in one order and never deadlock.
+        let mut by_id: Vec<&SeatRow> = players.iter().collect();
+        by_id.sort_by(|a, b| a.user_id.cmp(&b.user_id));
+        for s in by_id {
             let row = Store::rating_in(tx, server, &pool, &s.user_id).await?;
             let i = s.seat as usize;
             if let (Some(slot), Some(row)) = (before.get_mut(i), &row) {

@@ -112,6 +112,20 @@ impl Service {
 
         let now = self.now();
         let mut tx = self.store.begin().await?;
+        // Another process may have made the rematch since the read above (the in-process lock
+        // covers only this one): the old game's row, locked again, says for sure.
+        Store::load_game_for_update(&mut tx, id).await?;
+        if let Some(made) = Store::rematch_made_of(&mut tx, id).await? {
+            let standing = Store::load_game(&mut tx, made).await?;
+            if let Some(r) = standing.filter(|r| r.status != Status::Aborted) {
+                tx.rollback().await?;
+                return if r.status == Status::Open {
+                    self.take_rematch_seat(user, g, made).await
+                } else {
+                    refuse(already_made(id, made, r.status))
+                };
+            }
+        }
         let rematch = Store::insert_game(&mut tx, &row, now).await?;
         Store::set_rematch_of(&mut tx, rematch, id).await?;
         Store::set_seats(&mut tx, rematch, &seats).await?;
