@@ -49,12 +49,21 @@ impl Bot {
 }
 
 fn spawn_bot(fake: &FakeDiscord, db: &std::path::Path, log: &std::path::Path) -> Bot {
+    spawn_bot_on(fake, &db.display().to_string(), log, &[])
+}
+
+/// A `rookery discord` process on database `db` (a file or a PostgreSQL URL), with `args`.
+fn spawn_bot_on(fake: &FakeDiscord, db: &str, log: &std::path::Path, args: &[&str]) -> Bot {
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(log)
         .unwrap();
     Command::new(rookery_binary())
+        .arg("discord")
+        .args(args)
+        // A process killed with its leases must not hold the work for two minutes here.
+        .env("ROOKERY_LEASE_SECONDS", "3")
         .env("DISCORD_TOKEN", "fake-token")
         .env("ROOKERY_DISCORD_API", fake.url())
         .env("ROOKERY_GUILD", GUILD.to_string())
@@ -87,13 +96,70 @@ struct Game {
     lobby: rookery_tests::fake_discord::Posted,
 }
 
+/// Where the bots of a crash test run: one process on an SQLite file, or two processes sharing
+/// a PostgreSQL database, each with one of two shards.
+enum Deployment {
+    Sqlite(std::path::PathBuf),
+    Postgres(String),
+}
+
+impl Deployment {
+    fn db(&self) -> String {
+        match self {
+            Deployment::Sqlite(path) => path.display().to_string(),
+            Deployment::Postgres(url) => url.clone(),
+        }
+    }
+
+    /// Starts process `n` of the deployment.
+    fn spawn(&self, fake: &FakeDiscord, log: &std::path::Path, n: usize) -> Bot {
+        match self {
+            Deployment::Sqlite(_) => spawn_bot_on(fake, &self.db(), log, &[]),
+            Deployment::Postgres(_) => {
+                let shard = n.to_string();
+                spawn_bot_on(
+                    fake,
+                    &self.db(),
+                    log,
+                    &["--shards", &shard, "--shard-count", "2"],
+                )
+            }
+        }
+    }
+
+    fn processes(&self) -> usize {
+        match self {
+            Deployment::Sqlite(_) => 1,
+            Deployment::Postgres(_) => 2,
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_at_random_moments_loses_and_doubles_nothing() {
     let dir = TempDir::new("discord-crash");
-    let db = dir.0.join("rookery.db");
+    crash_test(&dir, Deployment::Sqlite(dir.0.join("rookery.db"))).await;
+}
+
+/// Issue 31: two `rookery` processes on one PostgreSQL database, one shard each, games played
+/// across them while either is killed with SIGKILL at random moments and started again: every
+/// action applied once, every post delivered once (the outbox leased to one process at a time,
+/// taken over when its holder dies).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_on_postgres_killed_at_random_lose_and_double_nothing() {
+    let Some(server) = rookery_tests::postgres::server() else {
+        return;
+    };
+    let dir = TempDir::new("discord-crash-postgres");
+    crash_test(&dir, Deployment::Postgres(server.fresh_database("crash"))).await;
+}
+
+async fn crash_test(dir: &TempDir, deployment: Deployment) {
     let log = dir.0.join("bot.log");
     let fake = FakeDiscord::start().await;
-    let mut child = spawn_bot(&fake, &db, &log);
+    let mut children: Vec<Bot> = (0..deployment.processes())
+        .map(|n| deployment.spawn(&fake, &log, n))
+        .collect();
     fake.wait_ready().await;
 
     // Games are opened before the killing starts: a /play whose answer is lost to a crash
@@ -120,10 +186,12 @@ async fn sigkill_at_random_moments_loses_and_doubles_nothing() {
     let mut last_try = [Instant::now() - Duration::from_secs(10); GAMES];
     loop {
         if kills < KILLS && Instant::now() >= next_kill {
-            // SIGKILL, then a new process on the same file.
-            drop(child);
+            // SIGKILL one of the processes, then a new one in its place on the same database.
+            let n = rng.gen_range(0..children.len());
+            let _ = children[n].0.kill();
+            let _ = children[n].0.wait();
+            children[n] = deployment.spawn(&fake, &log, n);
             kills += 1;
-            child = spawn_bot(&fake, &db, &log);
             next_kill = Instant::now() + Duration::from_millis(rng.gen_range(300..1200));
         }
         let mut finished = 0;
@@ -169,17 +237,59 @@ async fn sigkill_at_random_moments_loses_and_doubles_nothing() {
         if finished == GAMES && kills >= KILLS {
             break;
         }
-        assert!(
-            started.elapsed() < Duration::from_secs(50),
-            "the games did not finish"
-        );
+        if started.elapsed() >= Duration::from_secs(90) {
+            let threads: Vec<String> = games
+                .iter()
+                .map(|g| {
+                    let posts = fake.messages_in(g.lobby.id);
+                    format!(
+                        "game {}: {} posts, last {:?}",
+                        g.number,
+                        posts.len(),
+                        posts.last().map(|m| m.content.clone())
+                    )
+                })
+                .collect();
+            let store = match &deployment {
+                Deployment::Sqlite(path) => bot::store::Store::open_shared(path).await.unwrap(),
+                Deployment::Postgres(url) => bot::store::Store::connect(url).await.unwrap(),
+            };
+            let pending: Vec<String> = store
+                .pending(100)
+                .await
+                .unwrap()
+                .iter()
+                .map(|p| {
+                    format!(
+                        "#{} attempts {} not_before {}",
+                        p.id, p.attempts, p.not_before
+                    )
+                })
+                .collect();
+            let pending = format!("{pending:?} at {:?}", std::time::SystemTime::now());
+            let actions = store.actions(GameId(games[0].number)).await.unwrap();
+            let unanswered = fake
+                .interactions()
+                .iter()
+                .filter(|i| i.callbacks.is_empty())
+                .count();
+            panic!(
+                "the games did not finish ({pending} posts pending, {unanswered} interactions \
+                 unanswered, game 1's actions {actions:?}):\n{}\n{}",
+                threads.join("\n"),
+                std::fs::read_to_string(&log).unwrap_or_default()
+            );
+        }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 
     // Let the last run deliver everything, then stop it and read the database.
     tokio::time::sleep(Duration::from_secs(1)).await;
-    // The bot may still be delivering: read its database without claiming it.
-    let store = bot::store::Store::open_shared(&db).await.unwrap();
+    // The bots may still be delivering: read their database without claiming it.
+    let store = match &deployment {
+        Deployment::Sqlite(path) => bot::store::Store::open_shared(path).await.unwrap(),
+        Deployment::Postgres(url) => bot::store::Store::connect(url).await.unwrap(),
+    };
     for _ in 0..100 {
         if store.pending(1).await.unwrap().is_empty() {
             break;
@@ -190,7 +300,7 @@ async fn sigkill_at_random_moments_loses_and_doubles_nothing() {
         store.pending(1).await.unwrap().is_empty(),
         "posts left undelivered"
     );
-    drop(child);
+    drop(children);
 
     assert_eq!(kills, KILLS);
     let threads = fake.threads_of(LOBBY);
