@@ -24,6 +24,19 @@ pub use history::{
 mod shards;
 pub use shards::ShardClaim;
 
+/// When a game's clock next needs attention: its reminder (a quarter of its time before the
+/// deadline) until that is sent, then its deadline; none for a game not being played or without
+/// a clock. Kept on the row (`next_clock_at`, indexed) so the clocks due are found directly.
+fn next_clock_at(g: &GameRow) -> Option<i64> {
+    match (g.status, g.deadline, g.days_per_move) {
+        (Status::Active, Some(deadline), Some(days)) if !g.reminded => {
+            Some(deadline - days * 86_400 / 4)
+        }
+        (Status::Active, Some(deadline), Some(_)) => Some(deadline),
+        _ => None,
+    }
+}
+
 /// The lock file beside an SQLite database.
 fn lock_path(db: &Path) -> std::path::PathBuf {
     let mut name = db.as_os_str().to_owned();
@@ -294,8 +307,9 @@ impl Store {
         let id = sqlx::query(
             "INSERT INTO games (variant, options, seat_count, seating, status, state, version, seed, creator,
                 server, channel, thread, days_per_move, deadline, reminded, draw_agreed, result, created_at,
-                updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+                updated_at, next_clock_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
+                $20)
              RETURNING id",
         )
         .bind(&g.variant)
@@ -317,6 +331,7 @@ impl Store {
         .bind(&g.result)
         .bind(now)
         .bind(now)
+        .bind(next_clock_at(g))
         .fetch_one(&mut *tx)
         .await?
         .try_get(0)?;
@@ -333,7 +348,8 @@ impl Store {
     ) -> Result<bool, DbError> {
         let done = sqlx::query(
             "UPDATE games SET seat_count = $1, creator = $2, status = $3, state = $4, version = $5, thread = $6,
-                deadline = $7, reminded = $8, draw_agreed = $9, result = $10, updated_at = $11
+                deadline = $7, reminded = $8, draw_agreed = $9, result = $10, updated_at = $11,
+                next_clock_at = $14
              WHERE id = $12 AND version = $13",
         )
         .bind(g.seat_count as i64)
@@ -349,6 +365,7 @@ impl Store {
         .bind(now)
         .bind(g.id.0)
         .bind(expected_version)
+        .bind(next_clock_at(g))
         .execute(&mut *tx)
         .await?;
         Ok(done.rows_affected() == 1)
@@ -488,10 +505,9 @@ impl Store {
     pub async fn clocks_due(&self, now: i64) -> Result<Vec<ClockDue>, DbError> {
         let rows = sqlx::query(
             "SELECT id, deadline, days_per_move, reminded FROM games
-             WHERE status = 'active' AND deadline IS NOT NULL AND days_per_move IS NOT NULL
-               AND (deadline <= $1 OR (reminded = 0 AND deadline - $2 <= days_per_move * 86400 / 4))",
+             WHERE next_clock_at <= $1 AND status = 'active' AND deadline IS NOT NULL
+               AND days_per_move IS NOT NULL",
         )
-        .bind(now)
         .bind(now)
         .fetch_all(&self.reader)
         .await?;
@@ -508,12 +524,9 @@ impl Store {
 
     /// The soonest moment a clock will need attention, if any clock runs.
     pub async fn next_clock_event(&self) -> Result<Option<i64>, DbError> {
-        let row = sqlx::query(
-            "SELECT MIN(CASE WHEN reminded = 0 THEN deadline - days_per_move * 86400 / 4 ELSE deadline END)
-             FROM games WHERE status = 'active' AND deadline IS NOT NULL AND days_per_move IS NOT NULL",
-        )
-        .fetch_one(&self.reader)
-        .await?;
+        let row = sqlx::query("SELECT MIN(next_clock_at) FROM games")
+            .fetch_one(&self.reader)
+            .await?;
         Ok(row.get::<Option<i64>, _>(0))
     }
 
