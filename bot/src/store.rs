@@ -504,9 +504,9 @@ impl Store {
     /// Active games whose reminder or deadline has come.
     pub async fn clocks_due(&self, now: i64) -> Result<Vec<ClockDue>, DbError> {
         let rows = sqlx::query(
-            "SELECT id, deadline, days_per_move, reminded FROM games
-             WHERE next_clock_at <= $1 AND status = 'active' AND deadline IS NOT NULL
-               AND days_per_move IS NOT NULL",
+            // next_clock_at is set only for active games with a clock, so it alone picks them
+            // (and the planner takes its index, not the one on status).
+            "SELECT id, deadline, days_per_move, reminded FROM games WHERE next_clock_at <= $1",
         )
         .bind(now)
         .fetch_all(&self.reader)
