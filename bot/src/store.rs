@@ -849,20 +849,32 @@ impl Store {
         user: &str,
         now: i64,
     ) -> Result<Vec<(Option<GameId>, String, Option<Vec<u8>>)>, DbError> {
-        let mut tx = self.writer.begin().await?;
-        let rows = sqlx::query("SELECT game_id, body, image FROM inbox WHERE user_id = $1 AND read_at IS NULL ORDER BY id")
-            .bind(user)
-            .fetch_all(&mut *tx)
-            .await?;
-        sqlx::query("UPDATE inbox SET read_at = $1 WHERE user_id = $2 AND read_at IS NULL")
-            .bind(now)
-            .bind(user)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(rows
+        // One statement marks and returns them: a message kept meanwhile is either among them
+        // or left for the next `/inbox`, and two processes never both hand one out.
+        let rows = sqlx::query(
+            "UPDATE inbox SET read_at = $1 WHERE user_id = $2 AND read_at IS NULL
+             RETURNING id, game_id, body, image",
+        )
+        .bind(now)
+        .bind(user)
+        .fetch_all(&self.writer)
+        .await?;
+        let mut kept: Vec<(i64, Option<GameId>, String, Option<Vec<u8>>)> = rows
             .iter()
-            .map(|r| (r.get::<Option<i64>, _>(0).map(GameId), r.get(1), r.get(2)))
+            .map(|r| {
+                (
+                    r.get(0),
+                    r.get::<Option<i64>, _>(1).map(GameId),
+                    r.get(2),
+                    r.get(3),
+                )
+            })
+            .collect();
+        // RETURNING gives no order; they are read oldest first.
+        kept.sort_by_key(|k| k.0);
+        Ok(kept
+            .into_iter()
+            .map(|(_, game, body, image)| (game, body, image))
             .collect())
     }
 }
