@@ -859,22 +859,12 @@ impl Store {
         .bind(user)
         .fetch_all(&self.writer)
         .await?;
-        let mut kept: Vec<(i64, Option<GameId>, String, Option<Vec<u8>>)> = rows
-            .iter()
-            .map(|r| {
-                (
-                    r.get(0),
-                    r.get::<Option<i64>, _>(1).map(GameId),
-                    r.get(2),
-                    r.get(3),
-                )
-            })
-            .collect();
         // RETURNING gives no order; they are read oldest first.
-        kept.sort_by_key(|k| k.0);
-        Ok(kept
+        let mut rows: Vec<&sqlx::any::AnyRow> = rows.iter().collect();
+        rows.sort_by_key(|r| r.get::<i64, _>(0));
+        Ok(rows
             .into_iter()
-            .map(|(_, game, body, image)| (game, body, image))
+            .map(|r| (r.get::<Option<i64>, _>(1).map(GameId), r.get(2), r.get(3)))
             .collect())
     }
 }
