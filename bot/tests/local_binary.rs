@@ -120,6 +120,19 @@ fn a_computers_sealed_move_does_not_depend_on_the_persons() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// How many games the SQLite file `db` holds.
+async fn games_in(db: &std::path::Path) -> i64 {
+    use sqlx::{Connection, Row};
+    let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{}", db.display()))
+        .await
+        .unwrap();
+    sqlx::query("SELECT COUNT(*) FROM games")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap()
+        .get(0)
+}
+
 /// Runs `rookery --db DB local` on empty input, expecting a refusal: its exit status and what it
 /// printed on stderr.
 fn refused(db: &str) -> (Option<i32>, String) {
@@ -192,8 +205,8 @@ fn a_database_rookery_cannot_use_is_refused_with_status_2() {
         .enable_all()
         .build()
         .unwrap();
-    let before = runtime.block_on(async {
-        use sqlx::{Connection, Row};
+    runtime.block_on(async {
+        use sqlx::Connection;
         let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{}", db.display()))
             .await
             .unwrap();
@@ -204,28 +217,12 @@ fn a_database_rookery_cannot_use_is_refused_with_status_2() {
         .execute(&mut conn)
         .await
         .unwrap();
-        let games: i64 = sqlx::query("SELECT COUNT(*) FROM games")
-            .fetch_one(&mut conn)
-            .await
-            .unwrap()
-            .get(0);
-        games
     });
+    let before = runtime.block_on(games_in(&db));
     let (status, said) = refused(db.to_str().unwrap());
     assert_eq!(status, Some(2), "{said}");
     assert!(said.contains("newer Rookery"), "{said}");
-    let after = runtime.block_on(async {
-        use sqlx::{Connection, Row};
-        let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{}", db.display()))
-            .await
-            .unwrap();
-        let games: i64 = sqlx::query("SELECT COUNT(*) FROM games")
-            .fetch_one(&mut conn)
-            .await
-            .unwrap()
-            .get(0);
-        games
-    });
+    let after = runtime.block_on(games_in(&db));
     assert_eq!(before, after, "nothing was written");
     let _ = std::fs::remove_dir_all(&dir);
 }

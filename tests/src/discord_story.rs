@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::fake_discord::{FakeDiscord, Person, Posted, RunningBot, GUILD};
+use crate::fake_discord::{FakeDiscord, Person, Posted, RunningBot, GUILD, LOBBY};
 use crate::TempDir;
 
 /// How long a story waits for what the bot should do.
@@ -42,6 +42,20 @@ pub async fn slash(
 ) -> String {
     let id = fake.slash(who, channel, name, options);
     fake.answer(id).await
+}
+
+/// A chess game between alice (White) and bob, opened in the lobby; returns its thread once
+/// White has been asked for a move.
+pub async fn chess_game(fake: &FakeDiscord, alice: &Person, bob: &Person) -> u64 {
+    let (_, lobby) = fake.play(alice, "chess", "order=joined").await;
+    let thread = fake
+        .wait_until("the game's thread", WAIT, |f| {
+            f.threads_of(LOBBY).contains(&lobby.id).then_some(lobby.id)
+        })
+        .await;
+    fake.answer(fake.press(bob, &lobby, "rookery:join:1")).await;
+    message_with(fake, thread, "your move").await;
+    thread
 }
 
 /// No post was delivered twice: every message carries its own outbox nonce.

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use bot::discord::permissions::invite_url;
 use bot::discord::serenity::Permissions;
 use bot::model::GameId;
-use rookery_tests::discord_story::{connected, message_with, rookery_binary, slash};
+use rookery_tests::discord_story::{chess_game, connected, message_with, rookery_binary, slash};
 use rookery_tests::fake_discord::{
     channel_name, FakeDiscord, Person, RunningBot, APPLICATION, GUILD, GUILD_NAME, LOBBY,
 };
@@ -82,15 +82,7 @@ async fn play_where_rookery_lacks_permissions_names_them_privately_and_starts_no
 /// thread, once it has asked White for a move.
 async fn chess_in_its_thread(tag: &str) -> (TempDir, FakeDiscord, Person, Person, RunningBot, u64) {
     let (dir, fake, alice, bob, bot) = connected(tag).await;
-    let (_, lobby) = fake.play(&alice, "chess", "order=joined").await;
-    let thread = fake
-        .wait_until("the game's thread", WAIT, |f| {
-            f.threads_of(LOBBY).contains(&lobby.id).then_some(lobby.id)
-        })
-        .await;
-    fake.answer(fake.press(&bob, &lobby, "rookery:join:1"))
-        .await;
-    message_with(&fake, thread, "your move").await;
+    let thread = chess_game(&fake, &alice, &bob).await;
     (dir, fake, alice, bob, bot, thread)
 }
 

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use rookery_tests::discord_story::{assert_posted_once, message_with, settled, slash};
+use rookery_tests::discord_story::{assert_posted_once, chess_game, message_with, settled, slash};
 use rookery_tests::fake_discord::{FakeDiscord, Person, Posted, RunningBot, GUILD, LOBBY};
 use rookery_tests::TempDir;
 use serde_json::json;
@@ -36,19 +36,6 @@ async fn connected(tag: &str) -> (TempDir, FakeDiscord, [Person; 3], RunningBot)
 /// Presses `custom_id` on `message` as `who` and returns the private answer.
 async fn press(fake: &FakeDiscord, who: &Person, message: &Posted, custom_id: &str) -> String {
     fake.answer(fake.press(who, message, custom_id)).await
-}
-
-/// A chess game between alice (White) and bob; returns its thread.
-async fn chess_game(fake: &FakeDiscord, alice: &Person, bob: &Person) -> u64 {
-    let (_, lobby) = fake.play(alice, "chess", "order=joined").await;
-    let thread = fake
-        .wait_until("the game's thread", WAIT, |f| {
-            f.threads_of(LOBBY).contains(&lobby.id).then_some(lobby.id)
-        })
-        .await;
-    fake.answer(fake.press(bob, &lobby, "rookery:join:1")).await;
-    message_with(fake, thread, "your move").await;
-    thread
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

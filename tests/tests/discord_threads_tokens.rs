@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use rookery_tests::discord_story::{connected, message_with, settled, slash};
+use rookery_tests::discord_story::{chess_game, connected, message_with, settled, slash};
 use rookery_tests::fake_discord::{FakeDiscord, Fault, Person, RunningBot, GUILD, LOBBY};
 use rookery_tests::TempDir;
 use serde_json::json;
@@ -26,19 +26,6 @@ async fn whole_answer(fake: &FakeDiscord, id: u64, done: impl Fn(&str) -> bool) 
         done(&parts.concat()).then_some(parts)
     })
     .await
-}
-
-/// A chess game between alice (White) and bob, opened in the lobby; returns its thread.
-async fn chess_game(fake: &FakeDiscord, alice: &Person, bob: &Person) -> u64 {
-    let (_, lobby) = fake.play(alice, "chess", "order=joined").await;
-    let thread = fake
-        .wait_until("the game's thread", WAIT, |f| {
-            f.threads_of(LOBBY).contains(&lobby.id).then_some(lobby.id)
-        })
-        .await;
-    fake.answer(fake.press(bob, &lobby, "rookery:join:1")).await;
-    message_with(fake, thread, "your move").await;
-    thread
 }
 
 // ---- archived and locked threads ------------------------------------------------------------
