@@ -186,8 +186,9 @@ impl Store {
         Ok(store)
     }
 
-    /// Opens an SQLite database without claiming it: for tools that read a database another
-    /// process runs on (tests watching a running bot), never for a second bot.
+    /// Opens an SQLite database without claiming it (migrations run as in [`Store::open`]): for
+    /// tools that look into a database another process runs on (tests watching a running bot),
+    /// never for a second bot, whose writes would race the first's.
     pub async fn open_shared(path: &Path) -> Result<Store, DbError> {
         if let Some(dir) = path.parent() {
             if !dir.as_os_str().is_empty() {
