@@ -252,6 +252,7 @@ fn play_one(
         .map_err(|e| e.to_string())?;
     let contender_at =
         |seat: Seat| -> usize { seat_of.iter().position(|&s| s == seat.index()).unwrap_or(0) };
+    let teams = ai::teams(game, &state, count).map_err(|e| e.to_string())?;
     for engine in engines.iter_mut().flatten() {
         engine.new_game()?;
     }
@@ -267,18 +268,10 @@ fn play_one(
     };
     while actions < arena.max_actions {
         if let Some(outcome) = game.outcome(&state).map_err(|e| e.to_string())? {
-            let names = seat_names(&state);
-            let mut points = vec![0.0; count];
-            if outcome.winners.is_empty() && !outcome.everyone_lost {
-                points = vec![0.5; count];
-            }
-            for w in &outcome.winners {
-                points[w.index()] = 1.0;
-            }
             return Ok(Played {
-                points,
-                result: outcome.describe(|s| names[s.index()].clone()),
-                seat_names: names,
+                points: points_of(&outcome, &teams),
+                result: outcome.describe(|s| seat_names(&state)[s.index()].clone()),
+                seat_names: seat_names(&state),
                 actions,
             });
         }
@@ -324,6 +317,26 @@ fn play_one(
         actions,
         result: format!("unfinished after {actions} actions, scored as a draw"),
     })
+}
+
+/// Each seat's points for a finished game, given each seat's team: a win is one point, shared
+/// between rival winners (two players level on a score table have drawn), while partners who
+/// win together each have it whole; a game nobody wins and nobody loses is a draw, half a
+/// point each.
+fn points_of(outcome: &engine::game::Outcome, teams: &[u8]) -> Vec<f64> {
+    if outcome.winners.is_empty() {
+        let draw = if outcome.everyone_lost { 0.0 } else { 0.5 };
+        return vec![draw; teams.len()];
+    }
+    let mut winning_teams: Vec<u8> = outcome.winners.iter().map(|w| teams[w.index()]).collect();
+    winning_teams.sort_unstable();
+    winning_teams.dedup();
+    let share = 1.0 / winning_teams.len() as f64;
+    let mut points = vec![0.0; teams.len()];
+    for w in &outcome.winners {
+        points[w.index()] = share;
+    }
+    points
 }
 
 /// The Elo difference of the first contender over the second from its per-game scores, with
@@ -471,6 +484,30 @@ mod tests {
         );
         let even = elo_line("a", "b", &[1.0, 0.0, 0.5, 0.5]);
         assert!(even.contains(": +0 (95% interval -301 to +301"), "{even}");
+    }
+
+    /// Rivals level at the top share the win (Chess Golf's tie is a draw for two); partners
+    /// who win together each score it; a game everyone loses together scores nothing.
+    #[test]
+    fn a_win_is_shared_between_rivals_only() {
+        let outcome = |winners: &[u8], everyone_lost: bool| engine::game::Outcome {
+            winners: winners.iter().map(|&s| Seat(s)).collect(),
+            reason: engine::game::EndReason::Resignation,
+            standings: Vec::new(),
+            everyone_lost,
+        };
+        assert_eq!(points_of(&outcome(&[0, 1], false), &[0, 1]), [0.5, 0.5]);
+        assert_eq!(points_of(&outcome(&[1], false), &[0, 1]), [0.0, 1.0]);
+        assert_eq!(
+            points_of(&outcome(&[0, 2], false), &[0, 1, 0, 1]),
+            [1.0, 0.0, 1.0, 0.0]
+        );
+        assert_eq!(
+            points_of(&outcome(&[0, 1, 3], false), &[0, 1, 2, 3]),
+            [1.0 / 3.0, 1.0 / 3.0, 0.0, 1.0 / 3.0]
+        );
+        assert_eq!(points_of(&outcome(&[], false), &[0, 1]), [0.5, 0.5]);
+        assert_eq!(points_of(&outcome(&[], true), &[0, 0]), [0.0, 0.0]);
     }
 
     #[test]

@@ -783,6 +783,12 @@ impl Clone for AnyState {
 }
 
 impl AnyState {
+    /// A variant's own state, type-erased (tests that set up a position by hand).
+    #[cfg(test)]
+    pub(crate) fn of<T: Clone + Send + Sync + 'static>(state: T) -> AnyState {
+        AnyState(Box::new(state))
+    }
+
     /// The state as its variant's own type, if it is one: for tools that speak a game's own
     /// language (a UCI engine needs a chess position).
     ///

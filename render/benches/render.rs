@@ -76,6 +76,14 @@ fn bench(c: &mut Criterion) {
         c.bench_function(&format!("render_png/{name}"), |b| {
             b.iter(|| render::render_png(black_box(&view)).unwrap())
         });
+        // The two halves apart: composing the picture, and encoding it.
+        c.bench_function(&format!("render_image/{name}"), |b| {
+            b.iter(|| render::render_image(black_box(&view)))
+        });
+        let image = render::render_image(&view);
+        c.bench_function(&format!("encode/{name}"), |b| {
+            b.iter(|| render::encode(black_box(&image)).unwrap())
+        });
     }
 }
 

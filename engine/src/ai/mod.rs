@@ -9,7 +9,8 @@
 //!
 //! Two-player chess on the 8x8 board (chess, Chess960) is played instead by the stronger
 //! [`alphabeta`] searcher at every level, on a budget of nodes; so are its draw offers and
-//! resignations.
+//! resignations. Chess Golf's holes are puzzles, solved by the game's own solver on a budget of
+//! positions ([`GolfLimits`]).
 //!
 //! ```
 //! use engine::ai::{choose, Level};
@@ -25,6 +26,8 @@
 pub mod alphabeta;
 mod eval;
 pub use eval::teams;
+mod golf;
+pub use golf::GolfLimits;
 mod search;
 #[cfg(test)]
 mod tests;
@@ -42,6 +45,7 @@ use serde::{Deserialize, Serialize};
 use crate::chess::{Position, Seat};
 use crate::game::{AnyGame, AnyState, GameError};
 use crate::variants::chess::ChessState;
+use crate::variants::golf::GolfState;
 use search::{search, Arm, Report};
 
 // ---- levels and budgets -------------------------------------------------------------------
@@ -133,6 +137,8 @@ pub struct Budget {
     pub final_pick: FinalPick,
     /// What the alpha-beta searcher spends instead, in two-player chess.
     pub chess: alphabeta::Limits,
+    /// What the solver spends instead, in Chess Golf.
+    pub golf: GolfLimits,
 }
 
 /// `hard`: at most 2 s a move on a slow two-core machine (the issue's target). An iteration of
@@ -148,6 +154,7 @@ const HARD: Budget = Budget {
     exploration: 0.7,
     final_pick: FinalPick::MostVisited,
     chess: alphabeta::Limits::HARD,
+    golf: GolfLimits::HARD,
 };
 
 /// `medium`: the issue's 0.5 s, a quarter of `hard`'s iterations with slightly shorter
@@ -159,6 +166,7 @@ const MEDIUM: Budget = Budget {
     exploration: 0.7,
     final_pick: FinalPick::MostVisited,
     chess: alphabeta::Limits::MEDIUM,
+    golf: GolfLimits::MEDIUM,
 };
 
 /// `easy`: the issue's 0.1 s and deliberately fallible: few iterations (a couple per legal
@@ -171,6 +179,7 @@ const EASY: Budget = Budget {
     exploration: 1.0,
     final_pick: FinalPick::Sampled { temperature: 0.5 },
     chess: alphabeta::Limits::EASY,
+    golf: GolfLimits::EASY,
 };
 
 /// A draw offer is accepted when the seat's evaluation is below this: a little worse than
@@ -287,6 +296,16 @@ pub fn choose_with(
     if let Some(chess) = chess_state(state) {
         if chess.position().turn() == seat {
             return Ok(choose_chess(chess, &texts, budget, seed));
+        }
+    }
+    if state.downcast_ref::<GolfState>().is_some() {
+        let solved = unpanicked(|| golf::choose(game, state, seat, &texts, budget.golf, seed));
+        if let Ok(Some(text)) = solved {
+            return Ok(Choice {
+                text,
+                stats: SearchStats::default(),
+                fallback: None,
+            });
         }
     }
     let legal: BTreeSet<String> = texts.iter().cloned().collect();

@@ -694,11 +694,22 @@ impl GolfBoard {
         if self.squares.iter().flatten().count() > 32 {
             return Err("a golf board holds at most 32 pieces".into());
         }
+        Ok(self.solve_from(chosen, Progress::start(chosen), max_moves, usize::MAX))
+    }
+
+    /// The shortest path that finishes the hole from `start` (a demonstration under way) in
+    /// at most `max_moves`, trying the moves of at most `max_positions` positions (the
+    /// computer player's budget: each costs about the same, so the budget bounds the time,
+    /// and a search that would need more gives up, `None`, as it does when no path is that
+    /// short). The board must be one [`GolfBoard::solve`] accepts.
+    pub(crate) fn solve_from(
+        &self,
+        chosen: &Chosen,
+        start: Progress,
+        max_moves: usize,
+        max_positions: usize,
+    ) -> Option<Vec<GolfMove>> {
         let kinds = &chosen.0;
-        let start = Progress {
-            capturer: None,
-            remaining: (1u8 << kinds.len()) - 1,
-        };
         // Breadth first, each position once, remembering how it was reached. A hole ends with
         // a capture, and the move before it must have made that capture possible; so from the
         // positions `k` moves deep only the moves that can do so are tried, each followed by a
@@ -707,31 +718,36 @@ impl GolfBoard {
         let start_key = self.key(start);
         let mut parents: HashMap<Key, (Key, GolfMove), KeyHasher> = HashMap::default();
         if max_moves == 0 {
-            return Ok(None);
+            return None;
         }
         let (board, progress) = GolfBoard::from_key(start_key);
         if let Some(m) = board.finishing_capture(kinds, progress) {
-            return Ok(Some(vec![m]));
+            return Some(vec![m]);
         }
         if max_moves < 2 {
-            return Ok(None);
+            return None;
         }
         if let Some((m, last)) = board.enabling_move(kinds, progress) {
-            return Ok(Some(vec![m, last]));
+            return Some(vec![m, last]);
         }
         // Each pass makes the positions one move deeper and looks at once, from each new one,
         // for a solution two moves longer (so the first found is as short as any).
         let mut frontier = vec![start_key];
+        let mut expanded = 0;
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
         for depth in 1.. {
             if depth + 2 > max_moves {
                 break;
             }
+            expanded += frontier.len();
+            if expanded > max_positions {
+                return None;
+            }
             let pass = Pass::run(&frontier, &parents, kinds, threads);
             if let Some(found) = pass.found {
                 let mut path = GolfBoard::path(&parents, start_key, found.parent);
                 path.extend(found.moves);
-                return Ok(Some(path));
+                return Some(path);
             }
             let mut next = Vec::new();
             for (child, parent, m) in pass.children {
@@ -742,11 +758,11 @@ impl GolfBoard {
                 next.push(child);
             }
             if next.is_empty() {
-                return Ok(None);
+                return None;
             }
             frontier = next;
         }
-        Ok(None)
+        None
     }
 
     /// Every move with the hole's progress after it.
@@ -1102,7 +1118,7 @@ pub fn parse_square(text: &str) -> Option<Square> {
 }
 
 mod game;
-pub use game::{Golf, GolfAction, GolfState};
+pub use game::{Golf, GolfAction, GolfState, MAX_COUNT};
 
 #[cfg(test)]
 mod tests;

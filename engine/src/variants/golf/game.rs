@@ -223,6 +223,18 @@ impl GolfState {
         self.progress = Progress::start(&self.chosen());
     }
 
+    /// The hole as every player sees it while it is counted or demonstrated: the board now,
+    /// the cards chosen and what is left to take (the computer player's puzzle).
+    pub(crate) fn puzzle(&self) -> Option<(GolfBoard, Chosen, Progress)> {
+        matches!(self.phase, Phase::Count | Phase::Demonstrate { .. })
+            .then(|| (self.board(), self.chosen(), self.progress))
+    }
+
+    /// The moves `seat`'s count still allows it in its demonstration.
+    pub(crate) fn moves_left(&self, seat: Seat) -> usize {
+        self.remaining_moves(seat)
+    }
+
     /// Each player's total so far.
     pub fn totals(&self) -> Vec<u32> {
         (0..self.players as usize)
@@ -1011,6 +1023,39 @@ mod tests {
         s.deck.push(Card::piece(Seat::BLACK, Role::Bishop));
         s.deck.push(Card::piece(Seat::WHITE, Role::King));
         s
+    }
+
+    /// The computer player solves the hole it is dealt: it deals two cards, counts the book's
+    /// introduction at its shortest (three moves; easy sees only two, and calls it
+    /// impossible), and demonstrates it move by move, whatever its rival submitted in secret.
+    #[test]
+    fn the_computer_counts_the_shortest_solution_and_demonstrates_it() {
+        use crate::ai::{choose, Level};
+        use crate::game::AnyState;
+        let golf = crate::registry::variant("golf").unwrap();
+        let pick = |s: &GolfState, seat: Seat, level: Level, seed: u64| {
+            choose(golf, &AnyState::of(s.clone()), seat, level, seed)
+                .unwrap()
+                .text
+        };
+        let mut s = introduction();
+        assert_eq!(pick(&s, Seat(1), Level::Hard, 1), "deal");
+        act(&mut s, Seat(1), "deal");
+        act(&mut s, Seat(1), "2");
+        for level in [Level::Medium, Level::Hard] {
+            assert_eq!(pick(&s, Seat(0), level, 2), "3", "{level}");
+        }
+        assert_eq!(pick(&s, Seat(0), Level::Easy, 2), "impossible");
+        act(&mut s, Seat(0), "3");
+        // Player 2 said 2 and fails; then the computer shows its three moves.
+        act(&mut s, Seat(1), "give up");
+        assert_eq!(s.phase, Phase::Demonstrate { seat: Seat(0) });
+        for seed in 3..6 {
+            let text = pick(&s, Seat(0), Level::Hard, seed);
+            act(&mut s, Seat(0), &text);
+        }
+        assert_eq!(s.phase, Phase::Deal);
+        assert_eq!(s.totals(), [3, 4]);
     }
 
     #[test]
