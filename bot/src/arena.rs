@@ -106,6 +106,50 @@ pub struct Arena {
     pub movetime: Duration,
     /// Actions after which a game is scored as a draw.
     pub max_actions: usize,
+    /// Openings the games start from (none: the variant's start), each played with every
+    /// rotation of the seats before the next.
+    pub openings: Vec<Opening>,
+}
+
+/// An opening: actions played before the contenders take over, as players type them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    pub name: String,
+    pub actions: Vec<String>,
+}
+
+impl Opening {
+    /// Reads a list of openings, one a line: `Name | e4 e5 Nf3` or just `e4 e5 Nf3`; blank
+    /// lines and `#` comments are skipped.
+    ///
+    /// ```
+    /// let list = bot::arena::Opening::parse_list("# mine\nRuy Lopez | e4 e5 Nf3 Nc6 Bb5\nd4 d5\n").unwrap();
+    /// assert_eq!(list[0].name, "Ruy Lopez");
+    /// assert_eq!(list[0].actions.len(), 5);
+    /// assert_eq!(list[1].name, "d4 d5");
+    /// assert!(bot::arena::Opening::parse_list("# nothing\n").is_err());
+    /// ```
+    pub fn parse_list(text: &str) -> Result<Vec<Opening>, String> {
+        let mut list = Vec::new();
+        for line in text.lines() {
+            let line = line.split('#').next().unwrap_or_default().trim();
+            if line.is_empty() {
+                continue;
+            }
+            let (name, moves) = match line.split_once('|') {
+                Some((name, moves)) => (name.trim().to_string(), moves.trim()),
+                None => (line.to_string(), line),
+            };
+            list.push(Opening {
+                name,
+                actions: moves.split_whitespace().map(str::to_string).collect(),
+            });
+        }
+        if list.is_empty() {
+            return Err("the openings file lists no opening".into());
+        }
+        Ok(list)
+    }
 }
 
 /// Each contender's total score, in the order of [`Arena::seats`].
@@ -181,9 +225,14 @@ pub fn run(arena: &Arena, out: &mut dyn Write) -> Result<Scores, String> {
         // Game n seats contender i at seat (i + n) mod count: everyone plays every seat.
         let seat_of: Vec<usize> = (0..count).map(|i| (i + n as usize) % count).collect();
         let seed = arena.seed.wrapping_add(u64::from(n));
-        let played = play_one(game, &options, arena, &seat_of, &mut engines, seed)
+        let opening = (!arena.openings.is_empty())
+            .then(|| &arena.openings[(n as usize / count) % arena.openings.len()]);
+        let played = play_one(game, &options, arena, &seat_of, &mut engines, seed, opening)
             .map_err(|e| format!("game {}: {e}", n + 1))?;
         let mut line = format!("game {}:", n + 1);
+        if let Some(opening) = opening {
+            line.push_str(&format!(" [{}]", opening.name));
+        }
         for (i, name) in names.iter().enumerate() {
             let seat = Seat(seat_of[i] as u8);
             let side = played
@@ -245,11 +294,29 @@ fn play_one(
     seat_of: &[usize],
     engines: &mut [Option<UciEngine>],
     seed: u64,
+    opening: Option<&Opening>,
 ) -> Result<Played, String> {
     let count = arena.seats.len();
     let mut state = game
         .setup(options, count, seed)
         .map_err(|e| e.to_string())?;
+    for (i, text) in opening
+        .map_or(&[][..], |o| &o.actions[..])
+        .iter()
+        .enumerate()
+    {
+        let refused = |why: String| {
+            let name = opening.map_or("", |o| o.name.as_str());
+            format!("opening {name}, action {} ({text}): {why}", i + 1)
+        };
+        let prompts = game.prompts(&state).map_err(|e| refused(e.to_string()))?;
+        let seat = prompts
+            .first()
+            .ok_or_else(|| refused("nobody is asked to act".into()))?
+            .seat;
+        game.play(&mut state, seat, text)
+            .map_err(|e| refused(e.to_string()))?;
+    }
     let contender_at =
         |seat: Seat| -> usize { seat_of.iter().position(|&s| s == seat.index()).unwrap_or(0) };
     let teams = ai::teams(game, &state, count).map_err(|e| e.to_string())?;
@@ -486,6 +553,43 @@ mod tests {
         assert!(even.contains(": +0 (95% interval -301 to +301"), "{even}");
     }
 
+    /// Games start from the openings given, each with every rotation of the seats: after
+    /// the opening of the Scholar's mate, the computer as White mates at once; an opening a
+    /// variant refuses names itself, its action and the reason.
+    #[test]
+    fn games_start_from_the_openings_given() {
+        let scholar = Opening::parse_list("Scholar | e4 e5 Bc4 Nc6 Qh5 Nf6").unwrap();
+        let mut arena = Arena {
+            variant: "chess".into(),
+            options: Vec::new(),
+            seats: vec![Contender::Computer(Level::Medium), Contender::Random],
+            games: 2,
+            seed: 3,
+            movetime: Duration::from_millis(10),
+            max_actions: 400,
+            openings: scholar,
+        };
+        let mut out = Vec::new();
+        run(&arena, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let first = out.lines().next().unwrap();
+        assert!(
+            first.starts_with("game 1: [Scholar] ai:medium (White) 1 random (Black) 0 | 1 actions"),
+            "{out}"
+        );
+        assert!(out
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("game 2: [Scholar] ai:medium (Black)"));
+        arena.openings = Opening::parse_list("Bad | e4 e4").unwrap();
+        let err = run(&arena, &mut Vec::new()).unwrap_err();
+        assert!(
+            err.starts_with("game 1: opening Bad, action 2 (e4):"),
+            "{err}"
+        );
+    }
+
     /// Rivals level at the top share the win (Chess Golf's tie is a draw for two); partners
     /// who win together each score it; a game everyone loses together scores nothing.
     #[test]
@@ -529,6 +633,7 @@ mod tests {
             seed: 3,
             movetime: Duration::from_millis(10),
             max_actions: 200,
+            openings: Vec::new(),
         };
         let mut out = Vec::new();
         let scores = run(&arena, &mut out).unwrap();

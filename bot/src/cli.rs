@@ -157,6 +157,12 @@ pub enum Command {
         /// Actions after which a game is scored as a draw.
         #[arg(long, default_value_t = 1000)]
         max_actions: usize,
+        /// Start the games from these openings instead of the start position: a file with
+        /// one opening a line, its actions as players type them (`e4 e5 Nf3 Nc6 Bb5`), after
+        /// an optional `Name |`; `#` starts a comment. Each opening is played once with every
+        /// rotation of the seats, then the next.
+        #[arg(long, value_name = "FILE")]
+        openings: Option<std::path::PathBuf>,
     },
     /// Rookery's chess searcher as a UCI engine on standard input and output (standard chess,
     /// and Chess960 with the UCI_Chess960 option), for chess GUIs and engine matches.
@@ -477,11 +483,22 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Str
             seed,
             movetime,
             max_actions,
+            openings,
         }) => {
             let seats = seats
                 .iter()
                 .map(|s| s.parse())
                 .collect::<Result<Vec<crate::arena::Contender>, String>>()?;
+            let openings = match openings {
+                Some(path) => {
+                    let text = std::fs::read_to_string(&path).map_err(|e| {
+                        format!("cannot read the openings file {}: {e}", path.display())
+                    })?;
+                    crate::arena::Opening::parse_list(&text)
+                        .map_err(|e| format!("{}: {e}", path.display()))?
+                }
+                None => Vec::new(),
+            };
             let arena = crate::arena::Arena {
                 variant,
                 options,
@@ -490,6 +507,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Str
                 seed,
                 movetime: std::time::Duration::from_millis(movetime),
                 max_actions,
+                openings,
             };
             crate::arena::run(&arena, out).map(|_| ())
         }
