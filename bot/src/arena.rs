@@ -109,6 +109,8 @@ pub struct Arena {
     /// Openings the games start from (none: the variant's start), each played with every
     /// rotation of the seats before the next.
     pub openings: Vec<Opening>,
+    /// Print each game's actions after its result line.
+    pub show_moves: bool,
 }
 
 /// An opening: actions played before the contenders take over, as players type them.
@@ -251,6 +253,9 @@ pub fn run(arena: &Arena, out: &mut dyn Write) -> Result<Scores, String> {
             played.actions, played.result
         ));
         writeln!(out, "{line}").map_err(|e| e.to_string())?;
+        if arena.show_moves {
+            writeln!(out, "  moves: {}", played.texts.join(" ")).map_err(|e| e.to_string())?;
+        }
     }
     let totals: Vec<String> = names
         .iter()
@@ -282,6 +287,8 @@ fn score_text(points: f64) -> String {
 struct Played {
     /// Points by seat.
     points: Vec<f64>,
+    /// The contenders' actions, in order (the opening's not included).
+    texts: Vec<String>,
     seat_names: Vec<String>,
     actions: usize,
     result: String,
@@ -325,6 +332,7 @@ fn play_one(
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xa2e4_a000);
     let mut actions = 0;
+    let mut texts = Vec::new();
     let seat_names = |state: &AnyState| -> Vec<String> {
         (0..count as u8)
             .map(|s| {
@@ -337,6 +345,7 @@ fn play_one(
         if let Some(outcome) = game.outcome(&state).map_err(|e| e.to_string())? {
             return Ok(Played {
                 points: points_of(&outcome, &teams),
+                texts,
                 result: outcome.describe(|s| seat_names(&state)[s.index()].clone()),
                 seat_names: seat_names(&state),
                 actions,
@@ -376,10 +385,12 @@ fn play_one(
         };
         game.play(&mut state, seat, &text)
             .map_err(|e| format!("{} played {text}, refused: {e}", arena.seats[who]))?;
+        texts.push(text);
         actions += 1;
     }
     Ok(Played {
         points: vec![0.5; count],
+        texts,
         seat_names: seat_names(&state),
         actions,
         result: format!("unfinished after {actions} actions, scored as a draw"),
@@ -568,6 +579,7 @@ mod tests {
             movetime: Duration::from_millis(10),
             max_actions: 400,
             openings: scholar,
+            show_moves: true,
         };
         let mut out = Vec::new();
         run(&arena, &mut out).unwrap();
@@ -577,11 +589,13 @@ mod tests {
             first.starts_with("game 1: [Scholar] ai:medium (White) 1 random (Black) 0 | 1 actions"),
             "{out}"
         );
-        assert!(out
-            .lines()
-            .nth(1)
-            .unwrap()
-            .starts_with("game 2: [Scholar] ai:medium (Black)"));
+        assert_eq!(out.lines().nth(1), Some("  moves: Qxf7#"), "{out}");
+        assert!(
+            out.lines()
+                .nth(2)
+                .is_some_and(|l| l.starts_with("game 2: [Scholar] ai:medium (Black)")),
+            "{out}"
+        );
         arena.openings = Opening::parse_list("Bad | e4 e4").unwrap();
         let err = run(&arena, &mut Vec::new()).unwrap_err();
         assert!(
@@ -634,6 +648,7 @@ mod tests {
             movetime: Duration::from_millis(10),
             max_actions: 200,
             openings: Vec::new(),
+            show_moves: false,
         };
         let mut out = Vec::new();
         let scores = run(&arena, &mut out).unwrap();

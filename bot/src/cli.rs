@@ -163,6 +163,9 @@ pub enum Command {
         /// rotation of the seats, then the next.
         #[arg(long, value_name = "FILE")]
         openings: Option<std::path::PathBuf>,
+        /// Also print each game's actions, in order, on the line after its result.
+        #[arg(long)]
+        moves: bool,
     },
     /// Rookery's chess searcher as a UCI engine on standard input and output (standard chess,
     /// and Chess960 with the UCI_Chess960 option), for chess GUIs and engine matches.
@@ -484,6 +487,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Str
             movetime,
             max_actions,
             openings,
+            moves,
         }) => {
             let seats = seats
                 .iter()
@@ -508,6 +512,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Str
                 movetime: std::time::Duration::from_millis(movetime),
                 max_actions,
                 openings,
+                show_moves: moves,
             };
             crate::arena::run(&arena, out).map(|_| ())
         }
