@@ -63,6 +63,88 @@ fn logistic(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// The material lead, in units of the family's scale (nine pawns in chess), from which a
+/// chess game counts as decided: the logistic is then 0.95 and would soon be flat.
+const DECIDED_LEAD: f64 = 3.0;
+/// The most a decided position is worth before the game actually ends (a win is 1).
+const DECIDED_MAX: f64 = 0.995;
+/// The lead beyond [`DECIDED_LEAD`] (in scale units) at which more material stops counting.
+const DECIDED_SPAN: f64 = 5.0;
+/// How far (king steps) from the beaten king the winner's pieces count as closing in.
+const CLOSING_RADIUS: usize = 3;
+
+/// The worth of a decided chess position (lead `lead`, in scale units, at least
+/// [`DECIDED_LEAD`]): from the logistic at the threshold up to [`DECIDED_MAX`], half for more
+/// material and half for `closing` (0 to 1, see [`closing_in`]). Far ahead, the logistic
+/// of the material is all but 1 whatever is played, and random playouts almost never find a
+/// mate, so every quiet move looked alike and won games drifted on for hundreds of moves (in
+/// three-player Trimens, into the fifty-move rule); here hemming the beaten king in and
+/// bringing pieces up is worth as much as the material, as for a player mopping up.
+fn decided(lead: f64, closing: f64) -> f64 {
+    let floor = logistic(DECIDED_LEAD);
+    let material = ((lead - DECIDED_LEAD) / DECIDED_SPAN).clamp(0.0, 1.0);
+    floor + (DECIDED_MAX - floor) * 0.5 * (material + closing.clamp(0.0, 1.0))
+}
+
+/// How closely the `attacker` armies press a `defender` king, 0 to 1: half for the squares
+/// taken from the king (its empty neighbours, fewer is better), half for the attacker's pieces
+/// within [`CLOSING_RADIUS`] steps of it, nearer counting more. The best-pressed king counts.
+/// Any board: distances are king steps over the board's own neighbours.
+fn closing_in(
+    view: &crate::view::View,
+    attacker: impl Fn(Seat) -> bool,
+    defender: impl Fn(Seat) -> bool,
+) -> f64 {
+    let board = &view.board;
+    let mut occupied = vec![false; board.len()];
+    for placed in &view.figures {
+        occupied[placed.cell.index()] = true;
+    }
+    let dirs = board.dir_count();
+    let neighbours = |cell: crate::board::Cell| {
+        (0..dirs).filter_map(move |d| board.step(cell, crate::board::Dir(d as u8)))
+    };
+    let mut best: f64 = 0.0;
+    let kings = view
+        .figures
+        .iter()
+        .filter(|p| p.figure == Figure::Chess(Role::King) && defender(p.army));
+    for king in kings {
+        let room = neighbours(king.cell)
+            .filter(|c| !occupied[c.index()])
+            .count();
+        let hemmed = 1.0 - room as f64 / dirs.max(1) as f64;
+        // Steps from the king, breadth first, as far as the radius.
+        let mut steps = vec![usize::MAX; board.len()];
+        steps[king.cell.index()] = 0;
+        let mut ring = vec![king.cell];
+        for distance in 1..=CLOSING_RADIUS {
+            let mut next = Vec::new();
+            for &cell in &ring {
+                for n in neighbours(cell) {
+                    if steps[n.index()] == usize::MAX {
+                        steps[n.index()] = distance;
+                        next.push(n);
+                    }
+                }
+            }
+            ring = next;
+        }
+        let near: f64 = view
+            .figures
+            .iter()
+            .filter(|p| attacker(p.army))
+            .filter_map(|p| {
+                let d = steps[p.cell.index()];
+                (d != usize::MAX && d > 0).then(|| (CLOSING_RADIUS + 1 - d) as f64)
+            })
+            .sum();
+        let pressed = (near / (2 * CLOSING_RADIUS) as f64).min(1.0);
+        best = best.max(0.5 * (hemmed + pressed));
+    }
+    best
+}
+
 /// Who sits at the table and on which side, read once per search from a determinized state.
 #[derive(Clone, Debug)]
 pub(crate) struct Sides {
@@ -72,6 +154,7 @@ pub(crate) struct Sides {
     teams: Vec<u8>,
     /// Material lead that makes a clear advantage (see [`CHESS_SCALE`]).
     scale: f64,
+    family: Family,
     /// The seat the search plays for, whose view the evaluation reads.
     viewer: Seat,
 }
@@ -115,6 +198,7 @@ impl Sides {
             seats,
             teams,
             scale,
+            family: game.info().family,
             viewer,
         })
     }
@@ -212,7 +296,24 @@ impl Sides {
                 // Nobody to measure against (solitaire): only the outcome tells.
                 0.5
             } else {
-                logistic((own - against / groups as f64) / self.scale)
+                let lead = (own - against / groups as f64) / self.scale;
+                if self.family == Family::Chess && lead >= DECIDED_LEAD {
+                    // Hunt the king of the rival with the least left.
+                    let beaten = rivals.iter().copied().min_by(|a, b| {
+                        let left = |t: &u8| by_team.get(t).copied().unwrap_or(0.0);
+                        left(a).total_cmp(&left(b))
+                    });
+                    let closing = beaten.map_or(0.0, |rival| {
+                        closing_in(
+                            &view,
+                            |army| team_of_army(army) == Some(team),
+                            |army| team_of_army(army) == Some(rival),
+                        )
+                    });
+                    decided(lead, closing)
+                } else {
+                    logistic(lead)
+                }
             });
         }
         Ok(rewards)
@@ -286,5 +387,44 @@ mod tests {
         let up = chess.setup(&Options::parse([fen]).unwrap(), 2, 1).unwrap();
         let rewards = sides.rewards(chess, &up).unwrap();
         assert!(rewards[0] > 0.9 && rewards[1] < 0.1, "{rewards:?}");
+    }
+
+    /// A decided chess game is worth more the closer the beaten king is pressed: a lone king
+    /// hemmed in a corner by the queen and king beside it more than one free in the centre
+    /// with the attackers far off; below a decisive lead only the material counts; and a
+    /// decided position stays above every undecided one and below a win.
+    #[test]
+    fn a_decided_game_rewards_closing_in_on_the_beaten_king() {
+        let chess = registry::variant("chess").unwrap();
+        let state = |fen: &str| {
+            chess
+                .setup(&Options::parse([format!("fen={fen}")]).unwrap(), 2, 1)
+                .unwrap()
+        };
+        let view = |fen: &str| chess.view(&state(fen), Viewer::Seat(Seat::WHITE)).unwrap();
+        let white = |army: Seat| army == Seat::WHITE;
+        let black = |army: Seat| army == Seat::BLACK;
+        let cornered = "7k/8/5QK1/8/8/8/8/8 b - - 0 1";
+        let free = "8/8/8/3k4/8/8/8/Q5K1 b - - 0 1";
+        let pressed = closing_in(&view(cornered), white, black);
+        let loose = closing_in(&view(free), white, black);
+        assert!(
+            pressed > loose + 0.3 && pressed <= 1.0,
+            "{pressed} against {loose}"
+        );
+        let sides = Sides::read(
+            chess,
+            &chess.setup(&Options::new(), 2, 1).unwrap(),
+            Seat::WHITE,
+        )
+        .unwrap();
+        let reward = |fen: &str| sides.rewards(chess, &state(fen)).unwrap()[0];
+        assert!(reward(cornered) > reward(free) + 0.005);
+        assert!(reward(free) >= logistic(DECIDED_LEAD) && reward(cornered) < 1.0);
+        // A rook for a queen is not decided: where the queen stands changes nothing.
+        let near = reward("r6k/8/5QK1/8/8/8/8/8 b - - 0 1");
+        let far = reward("r6k/8/8/8/8/8/8/Q5K1 b - - 0 1");
+        assert_eq!(near, far);
+        assert!(near < logistic(DECIDED_LEAD));
     }
 }
