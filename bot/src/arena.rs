@@ -122,7 +122,7 @@ pub struct Opening {
 
 impl Opening {
     /// Reads a list of openings, one a line: `Name | e4 e5 Nf3` or just `e4 e5 Nf3`; blank
-    /// lines and `#` comments are skipped.
+    /// lines and lines starting with `#` are skipped.
     ///
     /// ```
     /// let list = bot::arena::Opening::parse_list("# mine\nRuy Lopez | e4 e5 Nf3 Nc6 Bb5\nd4 d5\n").unwrap();
@@ -134,8 +134,9 @@ impl Opening {
     pub fn parse_list(text: &str) -> Result<Vec<Opening>, String> {
         let mut list = Vec::new();
         for line in text.lines() {
-            let line = line.split('#').next().unwrap_or_default().trim();
-            if line.is_empty() {
+            // Only whole lines are comments: a move may end in `#` (mate).
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
                 continue;
             }
             let (name, moves) = match line.split_once('|') {
@@ -307,6 +308,8 @@ fn play_one(
     let mut state = game
         .setup(options, count, seed)
         .map_err(|e| e.to_string())?;
+    // Asked of the state fresh from setup (see `ai::teams`).
+    let teams = ai::teams(game, &state, count).map_err(|e| e.to_string())?;
     for (i, text) in opening
         .map_or(&[][..], |o| &o.actions[..])
         .iter()
@@ -326,7 +329,6 @@ fn play_one(
     }
     let contender_at =
         |seat: Seat| -> usize { seat_of.iter().position(|&s| s == seat.index()).unwrap_or(0) };
-    let teams = ai::teams(game, &state, count).map_err(|e| e.to_string())?;
     for engine in engines.iter_mut().flatten() {
         engine.new_game()?;
     }
@@ -343,11 +345,12 @@ fn play_one(
     };
     while actions < arena.max_actions {
         if let Some(outcome) = game.outcome(&state).map_err(|e| e.to_string())? {
+            let names = seat_names(&state);
             return Ok(Played {
                 points: points_of(&outcome, &teams),
                 texts,
-                result: outcome.describe(|s| seat_names(&state)[s.index()].clone()),
-                seat_names: seat_names(&state),
+                result: outcome.describe(|s| names[s.index()].clone()),
+                seat_names: names,
                 actions,
             });
         }

@@ -159,7 +159,7 @@ pub enum Command {
         max_actions: usize,
         /// Start the games from these openings instead of the start position: a file with
         /// one opening a line, its actions as players type them (`e4 e5 Nf3 Nc6 Bb5`), after
-        /// an optional `Name |`; `#` starts a comment. Each opening is played once with every
+        /// an optional `Name |`; lines starting with `#` are comments. Each opening is played once with every
         /// rotation of the seats, then the next.
         #[arg(long, value_name = "FILE")]
         openings: Option<std::path::PathBuf>,

@@ -2072,7 +2072,7 @@ impl Service {
         let _guard = self.lock(game).await;
         let mut tx = self.store.begin().await?;
         let mut g = self.load_for_change(&mut tx, game).await?;
-        let (Some(deadline), Some(days)) = (g.row.deadline, g.row.days_per_move) else {
+        let (Some(deadline), Some(_)) = (g.row.deadline, g.row.days_per_move) else {
             return Ok(false);
         };
         if g.row.status != Status::Active {
@@ -2121,7 +2121,7 @@ impl Service {
             let posts = vec![self.board_post(&g, text)?];
             self.save(tx, &mut g, None, "timeout", "", posts).await?;
             Ok(true)
-        } else if !g.row.reminded && deadline - now <= days * DAY / 4 {
+        } else if !g.row.reminded && g.row.reminder_at().is_some_and(|at| now >= at) {
             g.row.reminded = true;
             let left = describe_duration(deadline - now);
             let posts = prompted

@@ -24,19 +24,6 @@ pub use history::{
 mod shards;
 pub use shards::ShardClaim;
 
-/// When a game's clock next needs attention: its reminder (a quarter of its time before the
-/// deadline) until that is sent, then its deadline; none for a game not being played or without
-/// a clock. Kept on the row (`next_clock_at`, indexed) so the clocks due are found directly.
-fn next_clock_at(g: &GameRow) -> Option<i64> {
-    match (g.status, g.deadline, g.days_per_move) {
-        (Status::Active, Some(deadline), Some(days)) if !g.reminded => {
-            Some(deadline - days * 86_400 / 4)
-        }
-        (Status::Active, Some(deadline), Some(_)) => Some(deadline),
-        _ => None,
-    }
-}
-
 /// The lock file beside an SQLite database.
 fn lock_path(db: &Path) -> std::path::PathBuf {
     let mut name = db.as_os_str().to_owned();
@@ -127,6 +114,28 @@ pub struct GameRow {
     pub reminded: bool,
     pub draw_agreed: Vec<u8>,
     pub result: Option<String>,
+}
+
+impl GameRow {
+    /// When the player to move is reminded: a quarter of the time a move before the deadline;
+    /// none for a game without a clock.
+    pub fn reminder_at(&self) -> Option<i64> {
+        Some(self.deadline? - self.days_per_move? * 86_400 / 4)
+    }
+
+    /// When the game's clock next needs attention: its reminder until that is sent, then its
+    /// deadline; none for a game not being played or without a clock. Kept on the row
+    /// (`next_clock_at`, indexed) so the clocks due are found directly.
+    pub fn next_clock_at(&self) -> Option<i64> {
+        if self.status != Status::Active {
+            return None;
+        }
+        if self.reminded {
+            self.reminder_at().and(self.deadline)
+        } else {
+            self.reminder_at()
+        }
+    }
 }
 
 /// One seat of a game.
@@ -332,7 +341,7 @@ impl Store {
         .bind(&g.result)
         .bind(now)
         .bind(now)
-        .bind(next_clock_at(g))
+        .bind(g.next_clock_at())
         .fetch_one(&mut *tx)
         .await?
         .try_get(0)?;
@@ -366,7 +375,7 @@ impl Store {
         .bind(now)
         .bind(g.id.0)
         .bind(expected_version)
-        .bind(next_clock_at(g))
+        .bind(g.next_clock_at())
         .execute(&mut *tx)
         .await?;
         Ok(done.rows_affected() == 1)
