@@ -631,6 +631,15 @@ pub trait Game: Send + Sync + 'static {
         state.clone()
     }
 
+    /// How many moves the king of `army` would have were it that army's turn now: what a
+    /// computer player winning on material counts to hem a beaten king in (a mated king has
+    /// none).
+    /// `None` where the game cannot tell (no king, or not implemented); the evaluation then
+    /// counts the empty squares around the king instead.
+    fn king_room(&self, _state: &Self::State, _army: Seat) -> Option<usize> {
+        None
+    }
+
     /// Leaf count of the legal action tree, for games whose move generator is tested by perft.
     fn perft(&self, _state: &Self::State, _depth: u32) -> Option<u64> {
         None
@@ -868,6 +877,8 @@ pub trait AnyGame: Send + Sync {
     /// A state with everything `seat` cannot see drawn afresh from `seed`, for a computer
     /// player's search (see [`Game::determinize`]).
     fn determinize(&self, state: &AnyState, seat: Seat, seed: u64) -> Result<AnyState, GameError>;
+    /// The moves an army's king would have on its turn (see [`Game::king_room`]).
+    fn king_room(&self, state: &AnyState, army: Seat) -> Result<Option<usize>, GameError>;
     fn perft(&self, state: &AnyState, depth: u32) -> Result<Option<u64>, GameError>;
     fn divide(&self, state: &AnyState, depth: u32)
         -> Result<Option<Vec<(String, u64)>>, GameError>;
@@ -1026,6 +1037,9 @@ impl<G: Game> AnyGame for G {
     fn determinize(&self, state: &AnyState, seat: Seat, seed: u64) -> Result<AnyState, GameError> {
         let sample = Game::determinize(self, typed(self, state)?, seat, seed);
         Ok(AnyState(Box::new(sample)))
+    }
+    fn king_room(&self, state: &AnyState, army: Seat) -> Result<Option<usize>, GameError> {
+        Ok(Game::king_room(self, typed(self, state)?, army))
     }
     fn perft(&self, state: &AnyState, depth: u32) -> Result<Option<u64>, GameError> {
         Ok(Game::perft(self, typed(self, state)?, depth))

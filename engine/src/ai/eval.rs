@@ -72,28 +72,46 @@ const DECIDED_MAX: f64 = 0.995;
 const DECIDED_SPAN: f64 = 5.0;
 /// How far (king steps) from the beaten king the winner's pieces count as closing in.
 const CLOSING_RADIUS: usize = 3;
+/// The room (king moves or empty neighbours) at which a king counts as half hemmed in: each
+/// square taken counts, the last ones most (a board's number of directions, 24 on Trimens'
+/// triangles, would say little of a king with six moves).
+const ROOM_HALF: f64 = 4.0;
 
 /// The worth of a decided chess position (lead `lead`, in scale units, at least
-/// [`DECIDED_LEAD`]): from the logistic at the threshold up to [`DECIDED_MAX`], half for more
-/// material and half for `closing` (0 to 1, see [`closing_in`]). Far ahead, the logistic
-/// of the material is all but 1 whatever is played, and random playouts almost never find a
-/// mate, so every quiet move looked alike and won games drifted on for hundreds of moves (in
-/// three-player Trimens, into the fifty-move rule); here hemming the beaten king in and
-/// bringing pieces up is worth as much as the material, as for a player mopping up.
-fn decided(lead: f64, closing: f64) -> f64 {
+/// [`DECIDED_LEAD`]): from the logistic at the threshold up to [`DECIDED_MAX`]. The rivals
+/// already out (`beaten`, the share of the rival teams) count first: with one of two rivals
+/// mated the game is at least half won, and always worth more than with both in at the same
+/// material and pressure. The rest goes half to more material and half to `closing` (0 to 1,
+/// see [`closing_in`]). Far ahead, the logistic of the material is
+/// all but 1 whatever is played, and random playouts almost never find a mate, so every quiet
+/// move looked alike and won games drifted on for hundreds of moves (in three-player Trimens,
+/// into the fifty-move rule); here hemming the beaten king in and bringing pieces up is worth
+/// as much as the material, as for a player mopping up, and mating one of two lone kings
+/// counts for itself (before, it changed nothing of a lead measured against the rivals left).
+fn decided(lead: f64, closing: f64, beaten: f64) -> f64 {
     let floor = logistic(DECIDED_LEAD);
     let material = ((lead - DECIDED_LEAD) / DECIDED_SPAN).clamp(0.0, 1.0);
-    floor + (DECIDED_MAX - floor) * 0.5 * (material + closing.clamp(0.0, 1.0))
+    let beaten = beaten.clamp(0.0, 1.0);
+    let progress = beaten + (1.0 - beaten) * 0.5 * (material + closing.clamp(0.0, 1.0));
+    floor + (DECIDED_MAX - floor) * progress
 }
 
-/// How closely the `attacker` armies press a `defender` king, 0 to 1: half for the squares
-/// taken from the king (its empty neighbours, fewer is better), half for the attacker's pieces
-/// within [`CLOSING_RADIUS`] steps of it, nearer counting more. The best-pressed king counts.
-/// Any board: distances are king steps over the board's own neighbours.
+/// A decided team's reward stretched over the decided range (see [`Sides::stretch`]).
+fn stretched_reward(reward: f64) -> f64 {
+    let floor = logistic(DECIDED_LEAD);
+    ((reward - floor) / (1.0 - floor)).clamp(0.0, 1.0)
+}
+
+/// How closely the `attacker` armies press a `defender` king, 0 to 1: half for the room left
+/// to the king (its moves by `room`, or where the game cannot tell, its empty neighbours:
+/// fewer is better, see [`ROOM_HALF`]), half for the attacker's pieces within [`CLOSING_RADIUS`] steps of it,
+/// nearer counting more. The best-pressed king counts. Any board: distances are king steps
+/// over the board's own neighbours.
 fn closing_in(
     view: &crate::view::View,
     attacker: impl Fn(Seat) -> bool,
     defender: impl Fn(Seat) -> bool,
+    room: impl Fn(Seat) -> Option<usize>,
 ) -> f64 {
     let board = &view.board;
     let mut occupied = vec![false; board.len()];
@@ -110,10 +128,12 @@ fn closing_in(
         .iter()
         .filter(|p| p.figure == Figure::Chess(Role::King) && defender(p.army));
     for king in kings {
-        let room = neighbours(king.cell)
-            .filter(|c| !occupied[c.index()])
-            .count();
-        let hemmed = 1.0 - room as f64 / dirs.max(1) as f64;
+        let free = room(king.army).unwrap_or_else(|| {
+            neighbours(king.cell)
+                .filter(|c| !occupied[c.index()])
+                .count()
+        });
+        let hemmed = ROOM_HALF / (free as f64 + ROOM_HALF);
         // Steps from the king, breadth first, as far as the radius.
         let mut steps = vec![usize::MAX; board.len()];
         steps[king.cell.index()] = 0;
@@ -157,6 +177,8 @@ pub(crate) struct Sides {
     family: Family,
     /// The seat the search plays for, whose view the evaluation reads.
     viewer: Seat,
+    /// The team whose rewards are stretched over the decided range (see [`Sides::stretch`]).
+    stretched: Option<u8>,
 }
 
 impl Sides {
@@ -200,6 +222,7 @@ impl Sides {
             scale,
             family: game.info().family,
             viewer,
+            stretched: None,
         })
     }
 
@@ -215,10 +238,49 @@ impl Sides {
         game: &dyn AnyGame,
         state: &AnyState,
     ) -> Result<Vec<f64>, GameError> {
-        match game.outcome(state)? {
-            Some(outcome) => Ok(self.outcome_rewards(&outcome)),
-            None => self.heuristic(game, state),
+        let mut rewards = match game.outcome(state)? {
+            Some(outcome) => self.outcome_rewards(&outcome),
+            None => self.heuristic(game, state)?,
+        };
+        if let Some(team) = self.stretched {
+            for (reward, _) in rewards
+                .iter_mut()
+                .zip(&self.teams)
+                .filter(|(_, &t)| t == team)
+            {
+                *reward = stretched_reward(*reward);
+            }
         }
+        Ok(rewards)
+    }
+
+    /// Whether the rewards are stretched (see [`Sides::stretch`]).
+    pub(crate) fn stretched(&self) -> bool {
+        self.stretched.is_some()
+    }
+
+    /// When the viewer's team stands decided in `state` (a chess game won on material, see
+    /// [`decided`]), stretches its rewards from then on: the decided range (from the logistic
+    /// at [`DECIDED_LEAD`] up to a win) becomes all of 0 to 1, and anything less (a draw
+    /// included) 0. Unstretched, the rewards of every move of a won position lie within a few
+    /// hundredths of each other, far below UCB's exploration term, so the search visited all
+    /// moves alike and played one nearly at random: the mate was never driven home. Only for
+    /// choosing a move: a stretched value is no estimate of the game (draw offers, resigning).
+    pub(crate) fn stretch(
+        &mut self,
+        game: &dyn AnyGame,
+        state: &AnyState,
+    ) -> Result<(), GameError> {
+        let rewards = self.rewards(game, state)?;
+        let viewer = self.viewer.index();
+        if self.family == Family::Chess
+            && rewards
+                .get(viewer)
+                .is_some_and(|&r| r >= logistic(DECIDED_LEAD))
+        {
+            self.stretched = self.teams.get(viewer).copied();
+        }
+        Ok(())
     }
 
     /// Win 1, draw 0.5, loss 0 for each seat; the winners listed by the outcome include every
@@ -267,6 +329,14 @@ impl Sides {
             out.push(game.is_out(state, Seat(i as u8))?);
         }
         let in_play = |team: u8| (0..self.seats).any(|i| self.teams[i] == team && !out[i]);
+        // The share of `team`'s rival teams already out of the game.
+        let beaten_share = |team: u8| {
+            let mut rivals: Vec<u8> = self.teams.iter().copied().filter(|&t| t != team).collect();
+            rivals.sort_unstable();
+            rivals.dedup();
+            let out = rivals.iter().filter(|&&t| !in_play(t)).count();
+            out as f64 / rivals.len().max(1) as f64
+        };
         let mut rewards = Vec::with_capacity(self.seats);
         for i in 0..self.seats {
             let team = self.teams[i];
@@ -308,9 +378,10 @@ impl Sides {
                             &view,
                             |army| team_of_army(army) == Some(team),
                             |army| team_of_army(army) == Some(rival),
+                            |army| game.king_room(state, army).ok().flatten(),
                         )
                     });
-                    decided(lead, closing)
+                    decided(lead, closing, beaten_share(team))
                 } else {
                     logistic(lead)
                 }
@@ -389,6 +460,55 @@ mod tests {
         assert!(rewards[0] > 0.9 && rewards[1] < 0.1, "{rewards:?}");
     }
 
+    /// Mating one of two rivals is worth half the decided range, and more than the same
+    /// material and pressure with both still in; a decided game is still worth less than a win.
+    #[test]
+    fn a_rival_beaten_counts_before_material_and_pressure() {
+        let floor = logistic(DECIDED_LEAD);
+        let half = floor + (DECIDED_MAX - floor) * 0.5;
+        assert!((decided(DECIDED_LEAD, 0.0, 0.5) - half).abs() < 1e-12);
+        for lead in [
+            DECIDED_LEAD,
+            DECIDED_LEAD + 2.0,
+            DECIDED_LEAD + DECIDED_SPAN,
+        ] {
+            for closing in [0.0, 0.4, 0.9] {
+                let before = decided(lead, closing, 0.0);
+                let after = decided(lead, closing, 0.5);
+                assert!(after > before, "{after} against {before}");
+                assert!(before >= floor && after < 1.0);
+            }
+        }
+    }
+
+    /// Choosing in a won game, the winner's rewards are stretched over the decided range (a
+    /// draw is then as bad as a loss); in an undecided game nothing changes.
+    #[test]
+    fn a_won_game_stretches_the_winners_rewards_only() {
+        let chess = registry::variant("chess").unwrap();
+        let state = |fen: &str| {
+            chess
+                .setup(&Options::parse([format!("fen={fen}")]).unwrap(), 2, 1)
+                .unwrap()
+        };
+        let won = state("7k/8/5QK1/8/8/8/8/8 b - - 0 1");
+        let mut sides = Sides::read(chess, &won, Seat::WHITE).unwrap();
+        let plain = sides.rewards(chess, &won).unwrap();
+        sides.stretch(chess, &won).unwrap();
+        assert!(sides.stretched());
+        let stretched = sides.rewards(chess, &won).unwrap();
+        assert!(
+            stretched[0] < plain[0] && stretched[0] > 0.0,
+            "{stretched:?}"
+        );
+        assert_eq!(stretched[1], plain[1], "the loser's rewards stay");
+        assert_eq!((stretched_reward(0.5), stretched_reward(1.0)), (0.0, 1.0));
+        let start = state("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let mut even = Sides::read(chess, &start, Seat::WHITE).unwrap();
+        even.stretch(chess, &start).unwrap();
+        assert!(!even.stretched());
+    }
+
     /// A decided chess game is worth more the closer the beaten king is pressed: a lone king
     /// hemmed in a corner by the queen and king beside it more than one free in the centre
     /// with the attackers far off; below a decisive lead only the material counts; and a
@@ -406,8 +526,8 @@ mod tests {
         let black = |army: Seat| army == Seat::BLACK;
         let cornered = "7k/8/5QK1/8/8/8/8/8 b - - 0 1";
         let free = "8/8/8/3k4/8/8/8/Q5K1 b - - 0 1";
-        let pressed = closing_in(&view(cornered), white, black);
-        let loose = closing_in(&view(free), white, black);
+        let pressed = closing_in(&view(cornered), white, black, |_| None);
+        let loose = closing_in(&view(free), white, black, |_| None);
         assert!(
             pressed > loose + 0.3 && pressed <= 1.0,
             "{pressed} against {loose}"

@@ -11,7 +11,9 @@
 //! each prompted seat chooses from its own statistics, without seeing the others' choices, and
 //! the joint choice is played seat by seat. Every seat maximises its own reward, partners
 //! sharing theirs (max^n). Below the tree, a playout of random legal actions, cut off after a
-//! few plies by the evaluation of [`Sides::rewards`].
+//! few plies by the evaluation of [`Sides::rewards`]. In a chess game the searching seat has
+//! won on material, its rewards are stretched over the decided range and the evaluation is
+//! read at once, without a playout ([`Sides::stretch`]): the search then hunts the mate.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
@@ -147,7 +149,12 @@ pub(crate) fn search(
 ) -> Result<Report, GameError> {
     let started = Instant::now();
     let sample = game.determinize(state, seat, mix(seed, SIDES_STREAM))?;
-    let sides = Sides::read(game, &sample, seat)?;
+    let mut sides = Sides::read(game, &sample, seat)?;
+    if root_legal.is_some() {
+        // Choosing a move (not estimating how the seat stands): a won position's moves are
+        // told apart by stretching its rewards.
+        sides.stretch(game, &sample)?;
+    }
     drop(sample);
     let mut search = Search {
         game,
@@ -304,7 +311,14 @@ impl Search<'_> {
     /// Random legal actions of random prompted seats for at most the budget's plies, then
     /// the rewards of where it stopped.
     fn playout(&mut self, state: &mut AnyState) -> Result<Vec<f64>, GameError> {
-        for _ in 0..self.budget.playout_plies {
+        // In a won game the evaluation (the beaten king's room, the winner's pieces around
+        // it) says where the game is going; a random move of the winner would only blur it.
+        let plies = if self.sides.stretched() {
+            0
+        } else {
+            self.budget.playout_plies
+        };
+        for _ in 0..plies {
             let prompts = self.game.prompts(state)?;
             if prompts.is_empty() {
                 break;

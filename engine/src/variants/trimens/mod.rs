@@ -425,6 +425,20 @@ impl Game for Trimens {
         }]
     }
 
+    fn king_room(&self, state: &TrimensState, army: Seat) -> Option<usize> {
+        let king = state.position.king(army)?;
+        if state.is_dead(army) || state.outcome.is_some() {
+            return Some(0);
+        }
+        Some(
+            state
+                .moves_in(&state.position, army)
+                .iter()
+                .filter(|m| m.from == king && m.kind != MoveKind::Castle)
+                .count(),
+        )
+    }
+
     fn legal(&self, state: &TrimensState, seat: Seat) -> Vec<Move> {
         if seat != state.to_move() {
             return Vec::new();

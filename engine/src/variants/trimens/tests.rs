@@ -379,3 +379,23 @@ fn short_forms_read_right() {
     let m = notation::read(s.position(), &s.legal(), &text).unwrap();
     assert_eq!(m.kind, MoveKind::Promotion(Role::Knight), "{text}");
 }
+
+/// What a computer player counts to hem a beaten king in: the king's moves were it its turn.
+#[test]
+fn a_kings_room_is_the_moves_it_would_have() {
+    let mut s = game(3, &[]);
+    let boxed = Trimens.king_room(&s, Seat(0)).unwrap();
+    sparse(&mut s, &[], 1);
+    let open = Trimens.king_room(&s, Seat(0)).unwrap();
+    assert!(
+        open > boxed,
+        "{open} moves alone against {boxed} among its army"
+    );
+    // A Black queen two rows before White's king (in White's frame) takes squares from it.
+    sparse(&mut s, &[(1, Role::Queen, (2, 6))], 1);
+    let pressed = Trimens.king_room(&s, Seat(0)).unwrap();
+    assert!(
+        pressed < open,
+        "{pressed} moves with the queen near, {open} without"
+    );
+}
