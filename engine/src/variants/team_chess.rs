@@ -174,6 +174,21 @@ impl TeamChess {
             .collect()
     }
 
+    /// The moves `army`'s king would have were it `army`'s turn (see
+    /// [`crate::game::Game::king_room`]); `None` when the army has no king on the board.
+    pub(crate) fn king_room(&self, army: u8) -> Option<usize> {
+        let king = self.position.king(Seat(army))?;
+        if self.outcome.is_some() {
+            return Some(0);
+        }
+        Some(
+            self.chess_moves(army)
+                .iter()
+                .filter(|m| m.from == king && m.kind != MoveKind::Castle)
+                .count(),
+        )
+    }
+
     /// Whether `army` must take the king on `cell` now: the king of an army it mated (rule 3),
     /// or, in partners, a king left attacked with its owner still to move (rule 7).
     fn must_take(&self, army: u8, cell: Cell) -> bool {

@@ -354,6 +354,10 @@ impl Game for Doubles {
         state.prompts()
     }
 
+    fn king_room(&self, state: &DoublesState, army: Seat) -> Option<usize> {
+        state.king_room(army.0)
+    }
+
     fn legal(&self, state: &DoublesState, seat: Seat) -> Vec<Move> {
         state.legal_for(seat)
     }

@@ -335,6 +335,10 @@ impl Game for TriChess {
         state.prompts()
     }
 
+    fn king_room(&self, state: &TeamChess, army: Seat) -> Option<usize> {
+        state.king_room(army.0)
+    }
+
     fn legal(&self, state: &TeamChess, seat: Seat) -> Vec<Move> {
         state.legal_for(seat)
     }

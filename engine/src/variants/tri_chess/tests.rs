@@ -415,3 +415,30 @@ fn short_castling_goes_toward_the_nearer_rook() {
         assert!(err.contains("castling"), "{text}: {err}");
     }
 }
+
+/// What a computer player counts to hem a beaten king in: the king's moves were it that
+/// army's turn, for the army to move and for the others alike.
+#[test]
+fn a_kings_room_is_the_moves_it_would_have() {
+    for (players, pairs) in every_game() {
+        let mut state = game(players, &pairs);
+        // A few moves in, so that kings have room.
+        for n in 0..6 {
+            let seat = Game::prompts(&TriChess, &state)[0].seat;
+            let moves = Game::legal(&TriChess, &state, seat);
+            let m = moves[n * 7 % moves.len()];
+            Game::apply(&TriChess, &mut state, seat, m).unwrap();
+        }
+        let army = state.to_move();
+        let king = state.position.king(Seat(army)).unwrap();
+        let king_moves = state
+            .chess_moves(army)
+            .iter()
+            .filter(|m| m.from == king && m.kind != crate::chess::MoveKind::Castle)
+            .count();
+        assert_eq!(TriChess.king_room(&state, Seat(army)), Some(king_moves));
+        for other in (0..players as u8).filter(|&a| a != army) {
+            assert!(TriChess.king_room(&state, Seat(other)).is_some());
+        }
+    }
+}
