@@ -260,7 +260,7 @@ impl Sides {
     }
 
     /// When the viewer's team stands decided in `state` (a chess game won on material, see
-    /// [`decided`]), stretches its rewards from then on: the decided range (from the logistic
+    /// [`decided`], and ahead of every rival still in by as much), stretches its rewards from then on: the decided range (from the logistic
     /// at [`DECIDED_LEAD`] up to a win) becomes all of 0 to 1, and anything less (a draw
     /// included) 0. Unstretched, the rewards of every move of a won position lie within a few
     /// hundredths of each other, far below UCB's exploration term, so the search visited all
@@ -273,7 +273,26 @@ impl Sides {
     ) -> Result<(), GameError> {
         let rewards = self.rewards(game, state)?;
         let viewer = self.viewer.index();
+        let Some(&team) = self.teams.get(viewer) else {
+            return Ok(());
+        };
+        // Ahead of every rival still in, not only of their average: a player far ahead of one
+        // beaten rival but not of another must still mind the other's threats, which a
+        // search without playouts would not see.
+        let view = game.view(state, Viewer::Seat(self.viewer))?;
+        let (by_team, _) = self.material(&view);
+        let own = by_team.get(&team).copied().unwrap_or(0.0);
+        let mut rivals_in = Vec::new();
+        for (i, &t) in self.teams.iter().enumerate() {
+            if t != team && !game.is_out(state, Seat(i as u8))? {
+                rivals_in.push(t);
+            }
+        }
+        let ahead_of_all = rivals_in
+            .iter()
+            .all(|t| own - by_team.get(t).copied().unwrap_or(0.0) >= DECIDED_LEAD * self.scale);
         if self.family == Family::Chess
+            && ahead_of_all
             && rewards
                 .get(viewer)
                 .is_some_and(|&r| r >= logistic(DECIDED_LEAD))
@@ -301,29 +320,37 @@ impl Sides {
             .collect()
     }
 
-    /// Each team's material against the average of the rival teams still in the game (and
-    /// of armies no seat plays), through a logistic: 0.5 when even, towards 1 when ahead. A
-    /// team with every seat out scores 0.
-    fn heuristic(&self, game: &dyn AnyGame, state: &AnyState) -> Result<Vec<f64>, GameError> {
-        let view = game.view(state, Viewer::Seat(self.viewer))?;
-        // The player of each army: the table's, or army n played by seat n.
-        let team_of_army = |army: Seat| -> Option<u8> {
-            let player = if view.table.is_empty() {
-                Some(army)
-            } else {
-                view.table.iter().find(|l| l.army == army).map(|l| l.player)
-            };
-            player.and_then(|p| self.teams.get(p.index()).copied())
+    /// The team playing `army` in `view`: the table's player of it, or seat n for army n.
+    fn team_of_army(&self, view: &crate::view::View, army: Seat) -> Option<u8> {
+        let player = if view.table.is_empty() {
+            Some(army)
+        } else {
+            view.table.iter().find(|l| l.army == army).map(|l| l.player)
         };
+        player.and_then(|p| self.teams.get(p.index()).copied())
+    }
+
+    /// Each team's material in `view`, and that of armies no seat plays.
+    fn material(&self, view: &crate::view::View) -> (BTreeMap<u8, f64>, f64) {
         let mut by_team: BTreeMap<u8, f64> = BTreeMap::new();
         let mut unowned = 0.0;
-        let mut credit = |army: Seat, value: f64| match team_of_army(army) {
+        let mut credit = |army: Seat, value: f64| match self.team_of_army(view, army) {
             Some(team) => *by_team.entry(team).or_insert(0.0) += value,
             None => unowned += value,
         };
         for placed in &view.figures {
             credit_figure(&placed.figure, placed.army, &mut credit);
         }
+        (by_team, unowned)
+    }
+
+    /// Each team's material against the average of the rival teams still in the game (and
+    /// of armies no seat plays), through a logistic: 0.5 when even, towards 1 when ahead. A
+    /// team with every seat out scores 0.
+    fn heuristic(&self, game: &dyn AnyGame, state: &AnyState) -> Result<Vec<f64>, GameError> {
+        let view = game.view(state, Viewer::Seat(self.viewer))?;
+        let team_of_army = |army: Seat| self.team_of_army(&view, army);
+        let (by_team, unowned) = self.material(&view);
         let mut out = Vec::with_capacity(self.seats);
         for i in 0..self.seats {
             out.push(game.is_out(state, Seat(i as u8))?);
