@@ -82,12 +82,14 @@ const ROOM_HALF: f64 = 4.0;
 /// already out (`beaten`, the share of the rival teams) count first: with one of two rivals
 /// mated the game is at least half won, and always worth more than with both in at the same
 /// material and pressure. The rest goes half to more material and half to `closing` (0 to 1,
-/// see [`closing_in`]). Far ahead, the logistic of the material is
-/// all but 1 whatever is played, and random playouts almost never find a mate, so every quiet
-/// move looked alike and won games drifted on for hundreds of moves (in three-player Trimens,
-/// into the fifty-move rule); here hemming the beaten king in and bringing pieces up is worth
-/// as much as the material, as for a player mopping up, and mating one of two lone kings
-/// counts for itself (before, it changed nothing of a lead measured against the rivals left).
+/// see [`closing_in`]).
+///
+/// Far ahead, the logistic of the material is all but 1 whatever is played, and random
+/// playouts almost never find a mate, so every quiet move looked alike and won games drifted
+/// on for hundreds of moves (in three-player Trimens, into the fifty-move rule). Here hemming
+/// the beaten king in and bringing pieces up is worth as much as the material, as for a player
+/// mopping up, and mating one of two lone kings counts for itself (a lead measured against the
+/// rivals left did not change when one was mated).
 fn decided(lead: f64, closing: f64, beaten: f64) -> f64 {
     let floor = logistic(DECIDED_LEAD);
     let material = ((lead - DECIDED_LEAD) / DECIDED_SPAN).clamp(0.0, 1.0);
@@ -104,9 +106,9 @@ fn stretched_reward(reward: f64) -> f64 {
 
 /// How closely the `attacker` armies press a `defender` king, 0 to 1: half for the room left
 /// to the king (its moves by `room`, or where the game cannot tell, its empty neighbours:
-/// fewer is better, see [`ROOM_HALF`]), half for the attacker's pieces within [`CLOSING_RADIUS`] steps of it,
-/// nearer counting more. The best-pressed king counts. Any board: distances are king steps
-/// over the board's own neighbours.
+/// fewer is better, see [`ROOM_HALF`]), half for the attacker's pieces within
+/// [`CLOSING_RADIUS`] steps of it, nearer counting more. The best-pressed king counts. Any
+/// board: distances are king steps over the board's own neighbours.
 fn closing_in(
     view: &crate::view::View,
     attacker: impl Fn(Seat) -> bool,
@@ -260,12 +262,13 @@ impl Sides {
     }
 
     /// When the viewer's team stands decided in `state` (a chess game won on material, see
-    /// [`decided`], and ahead of every rival still in by as much), stretches its rewards from then on: the decided range (from the logistic
-    /// at [`DECIDED_LEAD`] up to a win) becomes all of 0 to 1, and anything less (a draw
-    /// included) 0. Unstretched, the rewards of every move of a won position lie within a few
-    /// hundredths of each other, far below UCB's exploration term, so the search visited all
-    /// moves alike and played one nearly at random: the mate was never driven home. Only for
-    /// choosing a move: a stretched value is no estimate of the game (draw offers, resigning).
+    /// [`decided`], and ahead of every rival still in by as much), stretches its rewards from
+    /// then on: the decided range (from the logistic at [`DECIDED_LEAD`] up to a win) becomes
+    /// all of 0 to 1, and anything less (a draw included) 0. Unstretched, the rewards of every
+    /// move of a won position lie within a few hundredths of each other, far below UCB's
+    /// exploration term, so the search visited all moves alike and played one nearly at
+    /// random: the mate was never driven home. Only for choosing a move: a stretched value is
+    /// no estimate of the game (draw offers, resigning).
     pub(crate) fn stretch(
         &mut self,
         game: &dyn AnyGame,
