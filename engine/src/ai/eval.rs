@@ -181,6 +181,9 @@ pub(crate) struct Sides {
     viewer: Seat,
     /// The team whose rewards are stretched over the decided range (see [`Sides::stretch`]).
     stretched: Option<u8>,
+    /// Whether that team is so far ahead of every rival still in that the evaluation may be
+    /// read without a playout (see [`Sides::stretch`]).
+    unthreatened: bool,
 }
 
 impl Sides {
@@ -225,6 +228,7 @@ impl Sides {
             family: game.info().family,
             viewer,
             stretched: None,
+            unthreatened: false,
         })
     }
 
@@ -261,14 +265,25 @@ impl Sides {
         self.stretched.is_some()
     }
 
+    /// Whether the evaluation may be read at once, without a playout: the rewards are
+    /// stretched and the team is as far ahead of every rival still in (see [`Sides::stretch`]).
+    pub(crate) fn read_at_once(&self) -> bool {
+        self.stretched.is_some() && self.unthreatened
+    }
+
     /// When the viewer's team stands decided in `state` (a chess game won on material, see
-    /// [`decided`], and ahead of every rival still in by as much), stretches its rewards from
-    /// then on: the decided range (from the logistic at [`DECIDED_LEAD`] up to a win) becomes
-    /// all of 0 to 1, and anything less (a draw included) 0. Unstretched, the rewards of every
-    /// move of a won position lie within a few hundredths of each other, far below UCB's
-    /// exploration term, so the search visited all moves alike and played one nearly at
-    /// random: the mate was never driven home. Only for choosing a move: a stretched value is
-    /// no estimate of the game (draw offers, resigning).
+    /// [`decided`]), stretches its rewards from then on: the decided range (from the logistic
+    /// at [`DECIDED_LEAD`] up to a win) becomes all of 0 to 1, and anything less (a draw
+    /// included) 0. Unstretched, the rewards of every move of a won position lie within a few
+    /// hundredths of each other, far below UCB's exploration term, so the search visited all
+    /// moves alike and played one nearly at random: the mate was never driven home. Only for
+    /// choosing a move: a stretched value is no estimate of the game (draw offers, resigning).
+    ///
+    /// When the team is also as far ahead of every rival still in, not only of their average,
+    /// no rival can threaten it and the evaluation is read at once ([`Sides::read_at_once`]).
+    /// Otherwise playouts go on: a player far ahead of one beaten rival but not of another
+    /// must still see the other's threats (an arena game of three-player Trimens was lost to a
+    /// mate two plies deep when it did not).
     pub(crate) fn stretch(
         &mut self,
         game: &dyn AnyGame,
@@ -279,9 +294,14 @@ impl Sides {
         let Some(&team) = self.teams.get(viewer) else {
             return Ok(());
         };
-        // Ahead of every rival still in, not only of their average: a player far ahead of one
-        // beaten rival but not of another must still mind the other's threats, which a
-        // search without playouts would not see.
+        if self.family != Family::Chess
+            || !rewards
+                .get(viewer)
+                .is_some_and(|&r| r >= logistic(DECIDED_LEAD))
+        {
+            return Ok(());
+        }
+        self.stretched = Some(team);
         let view = game.view(state, Viewer::Seat(self.viewer))?;
         let (by_team, _) = self.material(&view);
         let own = by_team.get(&team).copied().unwrap_or(0.0);
@@ -291,17 +311,9 @@ impl Sides {
                 rivals_in.push(t);
             }
         }
-        let ahead_of_all = rivals_in
+        self.unthreatened = rivals_in
             .iter()
             .all(|t| own - by_team.get(t).copied().unwrap_or(0.0) >= DECIDED_LEAD * self.scale);
-        if self.family == Family::Chess
-            && ahead_of_all
-            && rewards
-                .get(viewer)
-                .is_some_and(|&r| r >= logistic(DECIDED_LEAD))
-        {
-            self.stretched = self.teams.get(viewer).copied();
-        }
         Ok(())
     }
 
@@ -525,7 +537,7 @@ mod tests {
         let mut sides = Sides::read(chess, &won, Seat::WHITE).unwrap();
         let plain = sides.rewards(chess, &won).unwrap();
         sides.stretch(chess, &won).unwrap();
-        assert!(sides.stretched());
+        assert!(sides.stretched() && sides.read_at_once());
         let stretched = sides.rewards(chess, &won).unwrap();
         assert!(
             stretched[0] < plain[0] && stretched[0] > 0.0,

@@ -12,8 +12,9 @@
 //! the joint choice is played seat by seat. Every seat maximises its own reward, partners
 //! sharing theirs (max^n). Below the tree, a playout of random legal actions, cut off after a
 //! few plies by the evaluation of [`Sides::rewards`]. In a chess game the searching seat has
-//! won on material, its rewards are stretched over the decided range and the evaluation is
-//! read at once, without a playout ([`Sides::stretch`]): the search then hunts the mate.
+//! won on material, its rewards are stretched over the decided range, and once no rival is
+//! near it the evaluation is read at once, without a playout ([`Sides::stretch`]): the search
+//! then hunts the mate.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
@@ -313,7 +314,7 @@ impl Search<'_> {
     fn playout(&mut self, state: &mut AnyState) -> Result<Vec<f64>, GameError> {
         // In a won game the evaluation (the beaten king's room, the winner's pieces around
         // it) says where the game is going; a random move of the winner would only blur it.
-        let plies = if self.sides.stretched() {
+        let plies = if self.sides.read_at_once() {
             0
         } else {
             self.budget.playout_plies
