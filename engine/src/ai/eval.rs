@@ -260,11 +260,6 @@ impl Sides {
         Ok(rewards)
     }
 
-    /// Whether the rewards are stretched (see [`Sides::stretch`]).
-    pub(crate) fn stretched(&self) -> bool {
-        self.stretched.is_some()
-    }
-
     /// Whether the evaluation may be read at once, without a playout: the rewards are
     /// stretched and the team is as far ahead of every rival still in (see [`Sides::stretch`]).
     pub(crate) fn read_at_once(&self) -> bool {
@@ -537,7 +532,7 @@ mod tests {
         let mut sides = Sides::read(chess, &won, Seat::WHITE).unwrap();
         let plain = sides.rewards(chess, &won).unwrap();
         sides.stretch(chess, &won).unwrap();
-        assert!(sides.stretched() && sides.read_at_once());
+        assert!(sides.stretched.is_some() && sides.read_at_once());
         let stretched = sides.rewards(chess, &won).unwrap();
         assert!(
             stretched[0] < plain[0] && stretched[0] > 0.0,
@@ -548,7 +543,7 @@ mod tests {
         let start = state("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
         let mut even = Sides::read(chess, &start, Seat::WHITE).unwrap();
         even.stretch(chess, &start).unwrap();
-        assert!(!even.stretched());
+        assert!(even.stretched.is_none());
     }
 
     /// A decided chess game is worth more the closer the beaten king is pressed: a lone king
