@@ -98,17 +98,32 @@ fn decided(lead: f64, closing: f64, beaten: f64) -> f64 {
     floor + (DECIDED_MAX - floor) * progress
 }
 
-/// A decided team's reward stretched over the decided range (see [`Sides::stretch`]).
+/// The most material (a minor piece's worth) a rival may keep for a won game to be searched
+/// without playouts: a bare king, or nearly, threatens nothing a short tree does not see.
+const BARE: f64 = 3.0;
+
+/// Of a stretched reward's range, the share left below the decided line: a draw, a lost
+/// piece that undoes the win, or a loss still score apart, a loss least.
+const BELOW_DECIDED: f64 = 0.1;
+
+/// A decided team's reward stretched over the decided range (see [`Sides::stretch`]): from
+/// the line ([`logistic`] at [`DECIDED_LEAD`]) to a win becomes [`BELOW_DECIDED`] to 1, and
+/// everything below the line is pressed into what is left.
 fn stretched_reward(reward: f64) -> f64 {
-    let floor = logistic(DECIDED_LEAD);
-    ((reward - floor) / (1.0 - floor)).clamp(0.0, 1.0)
+    let line = logistic(DECIDED_LEAD);
+    if reward >= line {
+        BELOW_DECIDED + (1.0 - BELOW_DECIDED) * ((reward - line) / (1.0 - line)).min(1.0)
+    } else {
+        BELOW_DECIDED * (reward / line).max(0.0)
+    }
 }
 
 /// How closely the `attacker` armies press a `defender` king, 0 to 1: half for the room left
 /// to the king (its moves by `room`, or where the game cannot tell, its empty neighbours:
 /// fewer is better, see [`ROOM_HALF`]), half for the attacker's pieces within
-/// [`CLOSING_RADIUS`] steps of it, nearer counting more. The best-pressed king counts. Any
-/// board: distances are king steps over the board's own neighbours.
+/// [`CLOSING_RADIUS`] steps of it, nearer counting more. A defender with several kings
+/// (partners) counts their average: every one must be mated, and one already mated must not
+/// hide the other. Any board: distances are king steps over the board's own neighbours.
 fn closing_in(
     view: &crate::view::View,
     attacker: impl Fn(Seat) -> bool,
@@ -124,7 +139,7 @@ fn closing_in(
     let neighbours = |cell: crate::board::Cell| {
         (0..dirs).filter_map(move |d| board.step(cell, crate::board::Dir(d as u8)))
     };
-    let mut best: f64 = 0.0;
+    let (mut sum, mut kings_counted) = (0.0, 0usize);
     let kings = view
         .figures
         .iter()
@@ -162,9 +177,10 @@ fn closing_in(
             })
             .sum();
         let pressed = (near / (2 * CLOSING_RADIUS) as f64).min(1.0);
-        best = best.max(0.5 * (hemmed + pressed));
+        sum += 0.5 * (hemmed + pressed);
+        kings_counted += 1;
     }
-    best
+    sum / kings_counted.max(1) as f64
 }
 
 /// Who sits at the table and on which side, read once per search from a determinized state.
@@ -181,9 +197,9 @@ pub(crate) struct Sides {
     viewer: Seat,
     /// The team whose rewards are stretched over the decided range (see [`Sides::stretch`]).
     stretched: Option<u8>,
-    /// Whether that team is so far ahead of every rival still in that the evaluation may be
+    /// Whether every rival still in is down to [`BARE`] or less, so that the evaluation is
     /// read without a playout (see [`Sides::stretch`]).
-    unthreatened: bool,
+    rivals_bare: bool,
 }
 
 impl Sides {
@@ -228,7 +244,7 @@ impl Sides {
             family: game.info().family,
             viewer,
             stretched: None,
-            unthreatened: false,
+            rivals_bare: false,
         })
     }
 
@@ -260,10 +276,15 @@ impl Sides {
         Ok(rewards)
     }
 
+    /// Whether the rewards are stretched (see [`Sides::stretch`]).
+    pub(crate) fn is_stretched(&self) -> bool {
+        self.stretched.is_some()
+    }
+
     /// Whether the evaluation may be read at once, without a playout: the rewards are
-    /// stretched and the team is as far ahead of every rival still in (see [`Sides::stretch`]).
+    /// stretched and every rival still in is all but bare (see [`Sides::stretch`]).
     pub(crate) fn read_at_once(&self) -> bool {
-        self.stretched.is_some() && self.unthreatened
+        self.stretched.is_some() && self.rivals_bare
     }
 
     /// When the viewer's team stands decided in `state` (a chess game won on material, see
@@ -299,16 +320,15 @@ impl Sides {
         self.stretched = Some(team);
         let view = game.view(state, Viewer::Seat(self.viewer))?;
         let (by_team, _) = self.material(&view);
-        let own = by_team.get(&team).copied().unwrap_or(0.0);
         let mut rivals_in = Vec::new();
         for (i, &t) in self.teams.iter().enumerate() {
             if t != team && !game.is_out(state, Seat(i as u8))? {
                 rivals_in.push(t);
             }
         }
-        self.unthreatened = rivals_in
+        self.rivals_bare = rivals_in
             .iter()
-            .all(|t| own - by_team.get(t).copied().unwrap_or(0.0) >= DECIDED_LEAD * self.scale);
+            .all(|t| by_team.get(t).copied().unwrap_or(0.0) <= BARE);
         Ok(())
     }
 
@@ -539,7 +559,12 @@ mod tests {
             "{stretched:?}"
         );
         assert_eq!(stretched[1], plain[1], "the loser's rewards stay");
-        assert_eq!((stretched_reward(0.5), stretched_reward(1.0)), (0.0, 1.0));
+        // A loss below a draw below the decided line below a win, the line at BELOW_DECIDED.
+        let line = logistic(DECIDED_LEAD);
+        let (loss, draw) = (stretched_reward(0.0), stretched_reward(0.5));
+        assert!(loss == 0.0 && draw > loss && draw < BELOW_DECIDED);
+        assert!((stretched_reward(line) - BELOW_DECIDED).abs() < 1e-12);
+        assert_eq!(stretched_reward(1.0), 1.0);
         let start = state("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
         let mut even = Sides::read(chess, &start, Seat::WHITE).unwrap();
         even.stretch(chess, &start).unwrap();

@@ -230,7 +230,8 @@ pub struct SearchStats {
     /// Visits of the chosen action at the root.
     pub visits: u32,
     /// The chosen action's mean reward (0 lost, 0.5 even, 1 won), if it was searched; in
-    /// chess, the expected score its alpha-beta score stands for.
+    /// chess, the expected score its alpha-beta score stands for. `None` also when the
+    /// seat had won on material and searched for the mate (its rewards then stretched).
     pub value: Option<f64>,
     /// Positions the alpha-beta searcher looked at (chess; 0 for the tree search).
     pub nodes: u64,
@@ -326,7 +327,8 @@ pub fn choose_with(
     match pick(&report.arms, Some(&legal), budget.final_pick, seed) {
         Some(arm) => {
             stats.visits = arm.visits;
-            stats.value = Some(arm.mean());
+            // A stretched mean says how near the mate is, not how the game stands.
+            stats.value = (!report.stretched).then(|| arm.mean());
             Ok(Choice {
                 text: arm.text.clone(),
                 stats,

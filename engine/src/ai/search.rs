@@ -11,10 +11,10 @@
 //! each prompted seat chooses from its own statistics, without seeing the others' choices, and
 //! the joint choice is played seat by seat. Every seat maximises its own reward, partners
 //! sharing theirs (max^n). Below the tree, a playout of random legal actions, cut off after a
-//! few plies by the evaluation of [`Sides::rewards`]. In a chess game the searching seat has
-//! won on material, its rewards are stretched over the decided range, and once no rival is
-//! near it the evaluation is read at once, without a playout ([`Sides::stretch`]): the search
-//! then hunts the mate.
+//! few plies by the evaluation of [`Sides::rewards`]. Once the searching seat has won a chess
+//! game on material, its rewards are stretched over the decided range, and once it is as far
+//! ahead of each rival still in, the evaluation is read at once, without a playout
+//! ([`Sides::stretch`]): the search then hunts the mate.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
@@ -121,6 +121,9 @@ pub(crate) struct Report {
     pub(crate) clock_stopped: bool,
     /// The sum over completed iterations of the searching seat's reward.
     pub(crate) root_reward: f64,
+    /// Whether the searching seat's rewards were stretched over a won game's range
+    /// ([`Sides::stretch`]): its means are then no estimate of how the game stands.
+    pub(crate) stretched: bool,
 }
 
 struct Search<'a> {
@@ -167,7 +170,10 @@ pub(crate) fn search(
         nodes: vec![Node::default()],
         rng: ChaCha8Rng::seed_from_u64(mix(seed, RNG_STREAM)),
     };
-    let mut report = Report::default();
+    let mut report = Report {
+        stretched: search.sides.is_stretched(),
+        ..Report::default()
+    };
     for i in 0..budget.iterations {
         // The clock is only a guard: a search within its budget never looks at it twice the
         // same way, but one that would run far over (a slow variant, a loaded machine) stops.

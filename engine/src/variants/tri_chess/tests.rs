@@ -422,6 +422,14 @@ fn short_castling_goes_toward_the_nearer_rook() {
 fn a_kings_room_is_the_moves_it_would_have() {
     for (players, pairs) in every_game() {
         let mut state = game(players, &pairs);
+        // At the start every king is boxed in by its own army, whoever is to move.
+        for army in 0..players as u8 {
+            assert_eq!(
+                TriChess.king_room(&state, Seat(army)),
+                Some(0),
+                "{players} {army}"
+            );
+        }
         // A few moves in, so that kings have room.
         for n in 0..6 {
             let seat = Game::prompts(&TriChess, &state)[0].seat;

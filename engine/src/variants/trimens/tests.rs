@@ -392,7 +392,12 @@ fn a_kings_room_is_the_moves_it_would_have() {
         "{open} moves alone against {boxed} among its army"
     );
     // A Black queen two rows before White's king (in White's frame) takes squares from it.
-    sparse(&mut s, &[(1, Role::Queen, (2, 6))], 1);
+    let board = s.position().rules().board_arc().clone();
+    let king = s.position().king(Seat(0)).unwrap();
+    let (rank, file) = board.frame_coord(0, king).unwrap();
+    let before_king = board.frame_cell(0, rank + 2, file).unwrap();
+    let in_blacks_frame = board.frame_coord(1, before_king).unwrap();
+    sparse(&mut s, &[(1, Role::Queen, in_blacks_frame)], 1);
     let pressed = Trimens.king_room(&s, Seat(0)).unwrap();
     assert!(
         pressed < open,
