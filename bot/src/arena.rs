@@ -1,8 +1,10 @@
 //! `rookery arena`: whole games between seats of different kinds, to measure how strongly the
 //! computer plays: against random seats, against other levels, and against external UCI engines
 //! such as Stockfish. Seats are rotated between games, so each contender plays every seat in
-//! turn. Results are scored win 1, draw 0.5 (a game left unfinished counts as a draw), and for
-//! two contenders the Elo difference is estimated with its 95% interval.
+//! turn; in a game of partners by whole teams, so that contenders seated together stay
+//! partners (two computers against two random seats stay two against two). Results are scored
+//! win 1, draw 0.5 (a game left unfinished counts as a draw), and for two contenders the Elo
+//! difference is estimated with its 95% interval.
 
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
@@ -107,7 +109,7 @@ pub struct Arena {
     /// Actions after which a game is scored as a draw.
     pub max_actions: usize,
     /// Openings the games start from (none: the variant's start), each played with every
-    /// rotation of the seats before the next.
+    /// rotation of the seats (by whole teams among partners) before the next.
     pub openings: Vec<Opening>,
     /// Print each game's actions after its result line.
     pub show_moves: bool,
@@ -224,12 +226,21 @@ pub fn run(arena: &Arena, out: &mut dyn Write) -> Result<Scores, String> {
     }
     let mut points = vec![0.0; count];
     let mut first_per_game = Vec::new();
+    // The teams as the game's table sets them, asked of a state fresh from setup.
+    let fresh = game
+        .setup(&options, count, arena.seed)
+        .map_err(|e| e.to_string())?;
+    let teams = ai::teams(game, &fresh, count).map_err(|e| e.to_string())?;
+    let shift = team_shift(&teams);
+    let rotations = count / gcd(shift, count);
     for n in 0..arena.games {
-        // Game n seats contender i at seat (i + n) mod count: everyone plays every seat.
-        let seat_of: Vec<usize> = (0..count).map(|i| (i + n as usize) % count).collect();
+        // Game n seats contender i at seat (i + n * shift) mod count.
+        let seat_of: Vec<usize> = (0..count)
+            .map(|i| (i + n as usize * shift) % count)
+            .collect();
         let seed = arena.seed.wrapping_add(u64::from(n));
         let opening = (!arena.openings.is_empty())
-            .then(|| &arena.openings[(n as usize / count) % arena.openings.len()]);
+            .then(|| &arena.openings[(n as usize / rotations) % arena.openings.len()]);
         let played = play_one(game, &options, arena, &seat_of, &mut engines, seed, opening)
             .map_err(|e| format!("game {}: {e}", n + 1))?;
         let mut line = format!("game {}:", n + 1);
@@ -293,6 +304,31 @@ struct Played {
     seat_names: Vec<String>,
     actions: usize,
     result: String,
+}
+
+/// The smallest turn of the table (seat i to seat i + shift) that keeps partners together:
+/// 1 where teams alternate (AC-BD) or every seat plays for itself, 3 for ABC-DEF, 2 for
+/// AB-CD-EF. Rotating by 1 there would seat a computer and a random player as partners.
+fn team_shift(teams: &[u8]) -> usize {
+    let count = teams.len().max(1);
+    (1..count)
+        .find(|&shift| {
+            (0..count).all(|a| {
+                (0..count).all(|b| {
+                    (teams[a] == teams[b])
+                        == (teams[(a + shift) % count] == teams[(b + shift) % count])
+                })
+            })
+        })
+        .unwrap_or(1)
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a.max(1)
+    } else {
+        gcd(b, a % b)
+    }
 }
 
 fn play_one(
@@ -565,6 +601,28 @@ mod tests {
         );
         let even = elo_line("a", "b", &[1.0, 0.0, 0.5, 0.5]);
         assert!(even.contains(": +0 (95% interval -301 to +301"), "{even}");
+    }
+
+    /// Seats turn by whole teams, so partners stay partners: alternating teams and players
+    /// on their own turn one seat a game, ABC-DEF three, AB-CD-EF two.
+    #[test]
+    fn seats_turn_by_whole_teams() {
+        assert_eq!(team_shift(&[0, 1, 0, 1]), 1);
+        assert_eq!(team_shift(&[0, 1, 2]), 1);
+        assert_eq!(team_shift(&[0, 0, 0, 1, 1, 1]), 3);
+        assert_eq!(team_shift(&[0, 0, 1, 1, 2, 2]), 2);
+        assert_eq!(team_shift(&[0, 0]), 1);
+        let tri_chess = engine::registry::variant("tri-chess").unwrap();
+        let options = Options::parse(["mode=partners", "teams=ABC-DEF"]).unwrap();
+        let state = tri_chess.setup(&options, 6, 1).unwrap();
+        let teams = ai::teams(tri_chess, &state, 6).unwrap();
+        let shift = team_shift(&teams);
+        for n in 0..4 {
+            let seat = |i: usize| (i + n * shift) % 6;
+            // Contenders 0, 1 and 2 sit together, and so do 3, 4 and 5.
+            assert!(teams[seat(0)] == teams[seat(1)] && teams[seat(1)] == teams[seat(2)]);
+            assert!(teams[seat(3)] == teams[seat(4)] && teams[seat(0)] != teams[seat(3)]);
+        }
     }
 
     /// Games start from the openings given, each with every rotation of the seats: after

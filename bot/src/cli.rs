@@ -159,8 +159,8 @@ pub enum Command {
         max_actions: usize,
         /// Start the games from these openings instead of the start position: a file with
         /// one opening a line, its actions as players type them (`e4 e5 Nf3 Nc6 Bb5`), after
-        /// an optional `Name |`; lines starting with `#` are comments. Each opening is played once with every
-        /// rotation of the seats, then the next.
+        /// an optional `Name |`; lines starting with `#` are comments. Each opening is played
+        /// once with every rotation of the seats (by whole teams among partners), then the next.
         #[arg(long, value_name = "FILE")]
         openings: Option<std::path::PathBuf>,
         /// Also print each game's actions, in order, on the line after its result.
