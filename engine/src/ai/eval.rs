@@ -289,17 +289,18 @@ impl Sides {
 
     /// When the viewer's team stands decided in `state` (a chess game won on material, see
     /// [`decided`]), stretches its rewards from then on: the decided range (from the logistic
-    /// at [`DECIDED_LEAD`] up to a win) becomes all of 0 to 1, and anything less (a draw
-    /// included) 0. Unstretched, the rewards of every move of a won position lie within a few
-    /// hundredths of each other, far below UCB's exploration term, so the search visited all
-    /// moves alike and played one nearly at random: the mate was never driven home. Only for
-    /// choosing a move: a stretched value is no estimate of the game (draw offers, resigning).
+    /// at [`DECIDED_LEAD`] up to a win) becomes most of 0 to 1, and anything less (a draw, a
+    /// loss) the little left below it (see [`stretched_reward`]). Unstretched, the rewards of
+    /// every move of a won position lie within a few hundredths of each other, far below
+    /// UCB's exploration term, so the search visited all moves alike and played one nearly at
+    /// random: the mate was never driven home. Only for choosing a move: a stretched value is
+    /// no estimate of the game (draw offers, resigning).
     ///
-    /// When the team is also as far ahead of every rival still in, not only of their average,
-    /// no rival can threaten it and the evaluation is read at once ([`Sides::read_at_once`]).
-    /// Otherwise playouts go on: a player far ahead of one beaten rival but not of another
-    /// must still see the other's threats (an arena game of three-player Trimens was lost to a
-    /// mate two plies deep when it did not).
+    /// When every rival still in is also down to [`BARE`] or less, the evaluation is read at
+    /// once ([`Sides::read_at_once`]). Otherwise playouts go on: a player far ahead of one
+    /// beaten rival but not of another must still see the other's threats (an arena game of
+    /// three-player Trimens was lost to a mate two plies deep when it did not), and so must one
+    /// whose rival keeps a rook for a double move.
     pub(crate) fn stretch(
         &mut self,
         game: &dyn AnyGame,
@@ -539,7 +540,7 @@ mod tests {
     }
 
     /// Choosing in a won game, the winner's rewards are stretched over the decided range (a
-    /// draw is then as bad as a loss); in an undecided game nothing changes.
+    /// draw then scores little above a loss); in an undecided game nothing changes.
     #[test]
     fn a_won_game_stretches_the_winners_rewards_only() {
         let chess = registry::variant("chess").unwrap();

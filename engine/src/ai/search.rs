@@ -12,8 +12,8 @@
 //! the joint choice is played seat by seat. Every seat maximises its own reward, partners
 //! sharing theirs (max^n). Below the tree, a playout of random legal actions, cut off after a
 //! few plies by the evaluation of [`Sides::rewards`]. Once the searching seat has won a chess
-//! game on material, its rewards are stretched over the decided range, and once it is as far
-//! ahead of each rival still in, the evaluation is read at once, without a playout
+//! game on material, its rewards are stretched over the decided range, and once every rival
+//! still in is all but bare, the evaluation is read at once, without a playout
 //! ([`Sides::stretch`]): the search then hunts the mate.
 
 use std::collections::{BTreeMap, BTreeSet};

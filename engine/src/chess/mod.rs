@@ -251,6 +251,12 @@ pub struct Move {
 }
 
 impl Move {
+    /// Whether this is a step of the king standing on `king` (castling aside): counted among
+    /// an army's legal moves, the room its king has (see [`crate::game::Game::king_room`]).
+    pub fn is_king_step(self, king: Cell) -> bool {
+        self.from == king && self.kind != MoveKind::Castle
+    }
+
     /// The promotion role, if this is a promotion.
     pub fn promotion(self) -> Option<Role> {
         match self.kind {

@@ -184,7 +184,7 @@ impl TeamChess {
         Some(
             self.chess_moves(army)
                 .iter()
-                .filter(|m| m.from == king && m.kind != MoveKind::Castle)
+                .filter(|m| m.is_king_step(king))
                 .count(),
         )
     }

@@ -434,7 +434,7 @@ impl Game for Trimens {
             state
                 .moves_in(&state.position, army)
                 .iter()
-                .filter(|m| m.from == king && m.kind != MoveKind::Castle)
+                .filter(|m| m.is_king_step(king))
                 .count(),
         )
     }
