@@ -19,6 +19,7 @@
 //! ```
 
 pub mod gif;
+mod indexed;
 mod layout;
 pub mod palette;
 mod sprite;
@@ -32,6 +33,7 @@ use engine::chess::Seat;
 use engine::view::{BoardLabel, Figure, Marker, Placed, View};
 use image::RgbImage;
 
+pub use indexed::{encode, PNG_BUDGET};
 pub use layout::Layout;
 pub use palette::{army as army_colours, ArmyColours};
 
@@ -46,11 +48,17 @@ pub struct RenderError(String);
 
 /// The board of `view` as PNG bytes.
 pub fn render_png(view: &View) -> Result<Vec<u8>, RenderError> {
-    encode(&render_image(view))
+    let (img, prepared) = compose(view);
+    indexed::encode_from(&img, prepared.first_attempt)
 }
 
 /// The board of `view` as an RGB image.
 pub fn render_image(view: &View) -> RgbImage {
+    compose(view).0
+}
+
+/// The board of `view`, with the prepared board it was drawn over.
+fn compose(view: &View) -> (RgbImage, Arc<Prepared>) {
     let prepared = prepared(view);
     let caption = plan_caption(view, prepared.layout.width);
     // A caption of several lines pushes the board down.
@@ -100,10 +108,10 @@ pub fn render_image(view: &View) -> RgbImage {
     if !view.cards.is_empty() {
         img = with_cards(img, view);
     }
-    match &view.panel {
-        Some(panel) => with_panel(img, panel),
-        None => img,
+    if let Some(panel) = &view.panel {
+        img = with_panel(img, panel);
     }
+    (img, prepared.clone())
 }
 
 /// The board with its rows of cards under it (the Chess Kit's card games): each row's title,
@@ -253,368 +261,6 @@ pub fn layout(view: &View) -> Layout {
     }
 }
 
-/// PNG-encodes an image with fast compression (board images are mostly flat colour).
-pub fn encode(img: &RgbImage) -> Result<Vec<u8>, RenderError> {
-    let (indices, colours) = indexed(img);
-    let fast = write_indexed(
-        img,
-        &indices,
-        &colours,
-        png::DeflateCompression::FdeflateUltraFast,
-        png::Filter::Adaptive,
-    )?;
-    if fast.len() <= PNG_BUDGET {
-        return Ok(fast);
-    }
-    // The busiest boards (Trimens' 258 numbered triangles) take a slower, tighter compressor:
-    // a middle level first (half the time of the default, enough for all but the very busiest).
-    for level in [3, 6] {
-        let tighter = write_indexed(
-            img,
-            &indices,
-            &colours,
-            png::DeflateCompression::Level(level),
-            png::Filter::NoFilter,
-        )?;
-        if tighter.len() <= PNG_BUDGET || level == 6 {
-            return Ok(tighter);
-        }
-    }
-    unreachable!("the last level returns")
-}
-
-/// What a board image may weigh: one is posted after every move.
-pub const PNG_BUDGET: usize = 60 * 1024;
-
-/// An indexed PNG of `img` from its palette indices.
-fn write_indexed(
-    img: &RgbImage,
-    indices: &[u8],
-    colours: &[Rgb8],
-    compression: png::DeflateCompression,
-    filter: png::Filter,
-) -> Result<Vec<u8>, RenderError> {
-    let mut out = Vec::with_capacity(PNG_BUDGET);
-    {
-        let mut encoder = png::Encoder::new(&mut out, img.width(), img.height());
-        encoder.set_color(png::ColorType::Indexed);
-        encoder.set_depth(png::BitDepth::Eight);
-        encoder.set_palette(colours.concat());
-        encoder.set_deflate_compression(compression);
-        encoder.set_filter(filter);
-        let mut writer = encoder
-            .write_header()
-            .map_err(|e| RenderError(e.to_string()))?;
-        writer
-            .write_image_data(indices)
-            .map_err(|e| RenderError(e.to_string()))?;
-        writer.finish().map_err(|e| RenderError(e.to_string()))?;
-    }
-    Ok(out)
-}
-
-/// The most colours an indexed PNG holds.
-const PALETTE_SIZE: usize = 256;
-/// Of them, how many go to the commonest shades (the rest to the shades worst served).
-const COMMON_SHADES: usize = 192;
-
-/// The squared distance between two colours.
-#[inline]
-fn distance(a: Rgb8, b: Rgb8) -> i32 {
-    let d = |i: usize| i32::from(a[i]) - i32::from(b[i]);
-    d(0) * d(0) + d(1) * d(1) + d(2) * d(2)
-}
-
-/// A colour packed into one word (`0x00RRGGBB`), the key shades are counted and found by.
-#[inline]
-fn packed(p: &[u8]) -> u32 {
-    u32::from(p[0]) << 16 | u32::from(p[1]) << 8 | u32::from(p[2])
-}
-
-/// The shades not (yet) in the palette, as columns: each shade's number among the sorted
-/// shades, its colour, its distance to the nearest colour chosen and that colour, packed.
-#[derive(Default)]
-struct LeftShades {
-    shade: Vec<usize>,
-    red: Vec<i32>,
-    green: Vec<i32>,
-    blue: Vec<i32>,
-    distance: Vec<i32>,
-    nearest: Vec<u32>,
-}
-
-impl LeftShades {
-    fn push(&mut self, shade: usize, colour: Rgb8, distance: i32, nearest: Rgb8) {
-        self.shade.push(shade);
-        self.red.push(i32::from(colour[0]));
-        self.green.push(i32::from(colour[1]));
-        self.blue.push(i32::from(colour[2]));
-        self.distance.push(distance);
-        self.nearest.push(packed(&nearest));
-    }
-
-    /// Takes shade `at` out (the last one takes its place), giving its number and colour.
-    fn swap_remove(&mut self, at: usize) -> (usize, Rgb8) {
-        let colour = [
-            self.red.swap_remove(at) as u8,
-            self.green.swap_remove(at) as u8,
-            self.blue.swap_remove(at) as u8,
-        ];
-        self.distance.swap_remove(at);
-        self.nearest.swap_remove(at);
-        (self.shade.swap_remove(at), colour)
-    }
-}
-
-/// An image as runs of one shade (shade number, length), row by row; rows the same as the
-/// row above share its runs.
-struct ImageRuns {
-    runs: Vec<(u32, u32)>,
-    rows: Vec<std::ops::Range<usize>>,
-}
-
-/// The shades of one image in the order first met, each with its number of pixels, found by
-/// packed colour in an open-addressing table. A board holds one to two thousand shades in half
-/// a million pixels, mostly in long runs, so a pixel costs a comparison with the one before it
-/// and a probe only where the colour changes.
-struct Shades {
-    /// Shade numbers by hash slot; `EMPTY` where none is.
-    table: Vec<u32>,
-    colours: Vec<u32>,
-    counts: Vec<u32>,
-}
-
-impl Shades {
-    const EMPTY: u32 = u32::MAX;
-
-    /// Counts the shades of `img`, and gives each row as runs of one shade: a row the same
-    /// as the row above (most rows of a board: inside a square, the same colours repeat row
-    /// after row) is only compared, its runs shared with that row.
-    fn count(img: &RgbImage) -> (Shades, ImageRuns) {
-        let mut shades = Shades {
-            table: vec![Shades::EMPTY; 4096],
-            colours: Vec::new(),
-            counts: Vec::new(),
-        };
-        let stride = img.width() as usize * 3;
-        let raw = img.as_raw();
-        let mut runs = ImageRuns {
-            runs: Vec::new(),
-            rows: Vec::with_capacity(img.height() as usize),
-        };
-        let mut above: Option<&[u8]> = None;
-        for row in raw.chunks_exact(stride.max(1)) {
-            if above == Some(row) {
-                let same = runs.rows.last().cloned().unwrap_or(0..0);
-                for &(n, length) in &runs.runs[same.clone()] {
-                    shades.counts[n as usize] += length;
-                }
-                runs.rows.push(same);
-                continue;
-            }
-            let first = runs.runs.len();
-            let mut last = (Shades::EMPTY, 0, 0u32);
-            for p in row.chunks_exact(3) {
-                let colour = packed(p);
-                if colour == last.0 {
-                    last.2 += 1;
-                } else {
-                    if last.2 > 0 {
-                        runs.runs.push((last.1, last.2));
-                        shades.counts[last.1 as usize] += last.2;
-                    }
-                    last = (colour, shades.number(colour), 1);
-                }
-            }
-            if last.2 > 0 {
-                runs.runs.push((last.1, last.2));
-                shades.counts[last.1 as usize] += last.2;
-            }
-            runs.rows.push(first..runs.runs.len());
-            above = Some(row);
-        }
-        (shades, runs)
-    }
-
-    /// The number of shade `colour`, a new one if it was not met before.
-    fn number(&mut self, colour: u32) -> u32 {
-        if self.colours.len() * 2 >= self.table.len() {
-            self.table = vec![Shades::EMPTY; self.table.len() * 2];
-            for n in 0..self.colours.len() {
-                let at = self.free_slot(self.colours[n]);
-                self.table[at] = n as u32;
-            }
-        }
-        let mask = self.table.len() - 1;
-        let mut at = self.home(colour);
-        loop {
-            match self.table[at] {
-                Shades::EMPTY => {
-                    let n = self.colours.len() as u32;
-                    self.table[at] = n;
-                    self.colours.push(colour);
-                    self.counts.push(0);
-                    return n;
-                }
-                n if self.colours[n as usize] == colour => return n,
-                _ => at = (at + 1) & mask,
-            }
-        }
-    }
-
-    /// Where a colour known to be absent goes.
-    fn free_slot(&self, colour: u32) -> usize {
-        let mask = self.table.len() - 1;
-        let mut at = self.home(colour);
-        while self.table[at] != Shades::EMPTY {
-            at = (at + 1) & mask;
-        }
-        at
-    }
-
-    #[inline]
-    fn home(&self, colour: u32) -> usize {
-        // Fibonacci hashing: the top bits of the product, as many as the table has slots.
-        let bits = self.table.len().trailing_zeros();
-        (colour.wrapping_mul(0x9E37_79B1) >> (32 - bits)) as usize
-    }
-}
-
-/// An image as palette indices, with its palette (a board PNG an eighth of its RGB size, a
-/// third of its bytes): every colour the renderer paints on purpose keeps its exact value
-/// (`palette::painted`), the commonest of the remaining shades (the anti-aliased edges between
-/// them) fill the palette up, and any other shade is drawn as its nearest. A board holds about
-/// 1,300 shades, most of them a few pixels of an edge, so the picture looks the same.
-fn indexed(img: &RgbImage) -> (Vec<u8>, Vec<Rgb8>) {
-    let (counted, image_runs) = Shades::count(img);
-    // Every shade with its number of pixels, sorted by colour, so that a shade is found by
-    // binary search and the palette never depends on where in the picture a shade was met.
-    let mut by_colour: Vec<u32> = (0..counted.colours.len() as u32).collect();
-    by_colour.sort_unstable_by_key(|&n| counted.colours[n as usize]);
-    let shades: Vec<(Rgb8, u32)> = by_colour
-        .iter()
-        .map(|&n| {
-            let c = counted.colours[n as usize];
-            (
-                [(c >> 16) as u8, (c >> 8) as u8, c as u8],
-                counted.counts[n as usize],
-            )
-        })
-        .collect();
-    let find = |colour: Rgb8| shades.binary_search_by_key(&colour, |s| s.0).ok();
-    let mut chosen = vec![false; shades.len()];
-    // For a shade left out of the palette, the colour it is drawn as.
-    let mut substitute: Vec<Option<Rgb8>> = vec![None; shades.len()];
-    let mut colours: Vec<Rgb8> = Vec::with_capacity(PALETTE_SIZE);
-    if shades.len() <= PALETTE_SIZE {
-        colours.extend(shades.iter().map(|s| s.0));
-    } else {
-        for c in palette::painted() {
-            if let Some(i) = find(c) {
-                if !chosen[i] {
-                    chosen[i] = true;
-                    colours.push(c);
-                }
-            }
-        }
-        // Commonest first; equal counts by colour, so the palette never depends on order.
-        let mut rest: Vec<usize> = (0..shades.len()).filter(|&i| !chosen[i]).collect();
-        rest.sort_unstable_by(|&x, &y| {
-            shades[y]
-                .1
-                .cmp(&shades[x].1)
-                .then(shades[x].0.cmp(&shades[y].0))
-        });
-        let common = COMMON_SHADES.saturating_sub(colours.len()).min(rest.len());
-        for &i in &rest[..common] {
-            chosen[i] = true;
-            colours.push(shades[i].0);
-        }
-        // The last places go to the shades worst served so far, one at a time (the farthest
-        // from every colour chosen): no rare edge is drawn far off its colour. The shades left
-        // are kept as columns (red, green, blue, distance to the nearest colour chosen, that
-        // colour packed), so that the distances are computed many at a time.
-        let mut left = LeftShades::default();
-        let chosen_columns: [Vec<i32>; 3] =
-            std::array::from_fn(|c| colours.iter().map(|p| i32::from(p[c])).collect());
-        let mut to_chosen = vec![0i32; colours.len()];
-        for &i in &rest[common..] {
-            let c = shades[i].0;
-            for (k, d) in to_chosen.iter_mut().enumerate() {
-                let dr = chosen_columns[0][k] - i32::from(c[0]);
-                let dg = chosen_columns[1][k] - i32::from(c[1]);
-                let db = chosen_columns[2][k] - i32::from(c[2]);
-                *d = dr * dr + dg * dg + db * db;
-            }
-            // The nearest, the lowest colour among equally near ones.
-            let best = to_chosen.iter().copied().min().unwrap_or(i32::MAX);
-            let nearest = colours
-                .iter()
-                .zip(&to_chosen)
-                .filter(|(_, &d)| d == best)
-                .map(|(&p, _)| p)
-                .min()
-                .unwrap_or(c);
-            left.push(i, c, best, nearest);
-        }
-        while colours.len() < PALETTE_SIZE && !left.shade.is_empty() {
-            // The farthest, the first of equally far ones.
-            let mut at = 0;
-            for (j, &d) in left.distance.iter().enumerate() {
-                if d > left.distance[at] {
-                    at = j;
-                }
-            }
-            let (_, picked) = left.swap_remove(at);
-            colours.push(picked);
-            let packed_pick = packed(&picked);
-            let [pr, pg, pb] = picked.map(i32::from);
-            for j in 0..left.shade.len() {
-                let (dr, dg, db) = (left.red[j] - pr, left.green[j] - pg, left.blue[j] - pb);
-                let to_picked = dr * dr + dg * dg + db * db;
-                if to_picked < left.distance[j] {
-                    left.distance[j] = to_picked;
-                    left.nearest[j] = packed_pick;
-                }
-            }
-        }
-        // The shades left out are drawn as the colour found nearest on the way.
-        for (&i, &p) in left.shade.iter().zip(&left.nearest) {
-            substitute[i] = Some([(p >> 16) as u8, (p >> 8) as u8, p as u8]);
-        }
-    }
-    colours.sort_unstable();
-    // Each shade's index: its own place in the palette, or its nearest colour's.
-    let index_of: Vec<u8> = shades
-        .iter()
-        .zip(&substitute)
-        .map(|(&(shade, _), sub)| {
-            let drawn = sub.unwrap_or(shade);
-            colours.binary_search(&drawn).unwrap_or_else(|_| {
-                (0..colours.len())
-                    .min_by_key(|&i| distance(colours[i], drawn))
-                    .unwrap_or(0)
-            }) as u8
-        })
-        .collect();
-    // Each shade number's index, then each pixel's, run by run.
-    let mut index_by_number = vec![0u8; by_colour.len()];
-    for (&n, &index) in by_colour.iter().zip(&index_of) {
-        index_by_number[n as usize] = index;
-    }
-    let width = img.width() as usize;
-    let mut indices = vec![0u8; width * img.height() as usize];
-    for (row, runs) in indices.chunks_exact_mut(width.max(1)).zip(&image_runs.rows) {
-        let mut at = 0;
-        for &(n, length) in &image_runs.runs[runs.clone()] {
-            let end = at + length as usize;
-            row[at..end].fill(index_by_number[n as usize]);
-            at = end;
-        }
-    }
-    (indices, colours)
-}
-
 /// The colour a cell is painted.
 fn cell_colour(board: &Board, cell: engine::board::Cell) -> Rgb8 {
     match board.shade(cell) {
@@ -626,6 +272,8 @@ fn cell_colour(board: &Board, cell: engine::board::Cell) -> Rgb8 {
 struct Prepared {
     layout: Layout,
     background: RgbImage,
+    /// How boards drawn over this background are first compressed.
+    first_attempt: usize,
 }
 
 fn prepared(view: &View) -> Arc<Prepared> {
@@ -647,7 +295,12 @@ fn prepared(view: &View) -> Arc<Prepared> {
     }
     let layout = Layout::new(board, view.bottom);
     let background = draw_background(board, &layout, &view.square_names, &view.labels);
-    let p = Arc::new(Prepared { layout, background });
+    let first_attempt = indexed::first_attempt(&background);
+    let p = Arc::new(Prepared {
+        layout,
+        background,
+        first_attempt,
+    });
     cache
         .lock()
         .unwrap_or_else(|e| e.into_inner())

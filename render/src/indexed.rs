@@ -1,0 +1,488 @@
+//! Board images as indexed (palette) PNGs: a board PNG an eighth of its RGB size, a third of
+//! its bytes, with every colour the renderer paints on purpose kept exactly, compressed the
+//! fastest way that keeps it within [`PNG_BUDGET`].
+
+use std::ops::Range;
+
+use image::RgbImage;
+
+use crate::palette::{self, Rgb8};
+use crate::RenderError;
+
+/// What a board image may weigh: one is posted after every move.
+pub const PNG_BUDGET: usize = 60 * 1024;
+
+/// The most colours an indexed PNG holds.
+const PALETTE_SIZE: usize = 256;
+/// Of them, how many go to the commonest shades (the rest to the shades worst served).
+const COMMON_SHADES: usize = 192;
+
+/// The ways a board is compressed, fastest first: most boards at level 1 with each row stored
+/// against the row above (a board's rows mostly repeat); the busiest (Tri-Chess for six, with
+/// 204 numbered triangles) tighter.
+const ATTEMPTS: [(png::DeflateCompression, png::Filter); 4] = [
+    (png::DeflateCompression::Level(1), png::Filter::Up),
+    (png::DeflateCompression::Level(2), png::Filter::NoFilter),
+    (png::DeflateCompression::Level(4), png::Filter::NoFilter),
+    (png::DeflateCompression::Level(6), png::Filter::NoFilter),
+];
+
+/// Which of [`ATTEMPTS`] to try first for boards drawn over `background`: a background that
+/// alone takes two thirds of the budget one way leaves too little for the pieces, so its boards
+/// start with the next way (Tri-Chess for six, with 204 numbered triangles).
+pub(crate) fn first_attempt(background: &RgbImage) -> usize {
+    let (indices, colours) = indexed(background);
+    let mut first = 0;
+    while first + 1 < ATTEMPTS.len() {
+        let (compression, filter) = ATTEMPTS[first];
+        match write_indexed(background, &indices, &colours, compression, filter) {
+            Ok(png) if png.len() > PNG_BUDGET * 2 / 3 => first += 1,
+            _ => break,
+        }
+    }
+    first
+}
+
+/// PNG-encodes an image: an indexed PNG of at most [`PNG_BUDGET`] bytes for any board.
+///
+/// ```
+/// let img = image::RgbImage::from_pixel(40, 30, image::Rgb([10, 200, 30]));
+/// let png = render::encode(&img).unwrap();
+/// let back = image::load_from_memory(&png).unwrap().to_rgb8();
+/// assert_eq!(back, img);
+/// ```
+pub fn encode(img: &RgbImage) -> Result<Vec<u8>, RenderError> {
+    encode_from(img, 0)
+}
+
+/// PNG-encodes an image, trying the ways of [`ATTEMPTS`] from the `first`.
+pub(crate) fn encode_from(img: &RgbImage, first: usize) -> Result<Vec<u8>, RenderError> {
+    let (indices, colours) = indexed(img);
+    // The fastest compression that keeps the board within its budget.
+    let mut png = Vec::new();
+    for &(compression, filter) in &ATTEMPTS[first.min(ATTEMPTS.len() - 1)..] {
+        png = write_indexed(img, &indices, &colours, compression, filter)?;
+        if png.len() <= PNG_BUDGET {
+            break;
+        }
+    }
+    Ok(png)
+}
+
+/// An indexed PNG of `img` from its palette indices.
+fn write_indexed(
+    img: &RgbImage,
+    indices: &[u8],
+    colours: &[Rgb8],
+    compression: png::DeflateCompression,
+    filter: png::Filter,
+) -> Result<Vec<u8>, RenderError> {
+    let mut out = Vec::with_capacity(PNG_BUDGET);
+    {
+        let mut encoder = png::Encoder::new(&mut out, img.width(), img.height());
+        encoder.set_color(png::ColorType::Indexed);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_palette(colours.concat());
+        encoder.set_deflate_compression(compression);
+        encoder.set_filter(filter);
+        let mut writer = encoder
+            .write_header()
+            .map_err(|e| RenderError(e.to_string()))?;
+        writer
+            .write_image_data(indices)
+            .map_err(|e| RenderError(e.to_string()))?;
+        writer.finish().map_err(|e| RenderError(e.to_string()))?;
+    }
+    Ok(out)
+}
+
+/// `img` as palette indices, with its palette: every colour the renderer paints on purpose
+/// keeps its exact value (`palette::painted`), the commonest of the remaining shades (the
+/// anti-aliased edges between them) fill the palette up, and any other shade is drawn as its
+/// nearest. A board holds one to five thousand shades, most of them a few pixels of an edge, so
+/// the picture looks the same.
+fn indexed(img: &RgbImage) -> (Vec<u8>, Vec<Rgb8>) {
+    let width = img.width() as usize;
+    let rows: Vec<(usize, Range<usize>)> =
+        (0..img.height() as usize).map(|y| (y, 0..width)).collect();
+    let (counted, runs) = Shades::count(img, &rows);
+    // Every shade with its number of pixels, sorted by colour, so that the palette never
+    // depends on where in the picture a shade was met.
+    let by_colour = counted.by_colour();
+    let shades: Vec<(Rgb8, u32)> = by_colour
+        .iter()
+        .map(|&n| {
+            (
+                unpacked(counted.colours[n as usize]),
+                counted.counts[n as usize],
+            )
+        })
+        .collect();
+    let (colours, index_of) = choose(&shades);
+    let mut index_by_number = vec![0u8; by_colour.len()];
+    for (&n, &index) in by_colour.iter().zip(&index_of) {
+        index_by_number[n as usize] = index;
+    }
+    // Each pixel's index, run by run.
+    let mut indices = vec![0u8; width * img.height() as usize];
+    for (row, span) in indices.chunks_exact_mut(width.max(1)).zip(&runs.spans) {
+        let mut at = 0;
+        for &(n, length) in &runs.runs[span.clone()] {
+            let end = at + length as usize;
+            row[at..end].fill(index_by_number[n as usize]);
+            at = end;
+        }
+    }
+    (indices, colours)
+}
+
+/// The palette for the shades of a picture (sorted by colour, with their pixel counts), and
+/// each shade's index in it: its own place, or its nearest colour's.
+fn choose(shades: &[(Rgb8, u32)]) -> (Vec<Rgb8>, Vec<u8>) {
+    let mut colours: Vec<Rgb8> = Vec::with_capacity(PALETTE_SIZE);
+    // For a shade left out of the palette, the colour it is drawn as.
+    let mut substitute: Vec<Option<Rgb8>> = vec![None; shades.len()];
+    if shades.len() <= PALETTE_SIZE {
+        colours.extend(shades.iter().map(|s| s.0));
+    } else {
+        let mut chosen = vec![false; shades.len()];
+        let find = |colour: Rgb8| shades.binary_search_by_key(&colour, |s| s.0).ok();
+        for c in palette::painted() {
+            if let Some(i) = find(c) {
+                if !chosen[i] {
+                    chosen[i] = true;
+                    colours.push(c);
+                }
+            }
+        }
+        // Commonest first; equal counts by colour, so the palette never depends on order.
+        let mut rest: Vec<usize> = (0..shades.len()).filter(|&i| !chosen[i]).collect();
+        rest.sort_unstable_by(|&x, &y| {
+            shades[y]
+                .1
+                .cmp(&shades[x].1)
+                .then(shades[x].0.cmp(&shades[y].0))
+        });
+        let common = COMMON_SHADES.saturating_sub(colours.len()).min(rest.len());
+        for &i in &rest[..common] {
+            chosen[i] = true;
+            colours.push(shades[i].0);
+        }
+        // The last places go to the shades worst served so far, one at a time (the farthest
+        // from every colour chosen): no rare edge is drawn far off its colour. The shades left
+        // are kept as columns (red, green, blue, distance to the nearest colour chosen, that
+        // colour packed), so that the distances are computed many at a time.
+        let mut left = LeftShades::default();
+        // In colour order, so that the first of equally near colours is the lowest.
+        colours.sort_unstable();
+        // As floats: every distance is a whole number below 2^18, exact in an f32, and floats
+        // are multiplied many at a time on any x86-64.
+        let chosen_columns: [Vec<f32>; 3] =
+            std::array::from_fn(|c| colours.iter().map(|p| f32::from(p[c])).collect());
+        let mut to_chosen = vec![0f32; colours.len()];
+        for &i in &rest[common..] {
+            let c = shades[i].0;
+            let [r, g, b] = c.map(f32::from);
+            for (((d, &cr), &cg), &cb) in to_chosen
+                .iter_mut()
+                .zip(&chosen_columns[0])
+                .zip(&chosen_columns[1])
+                .zip(&chosen_columns[2])
+            {
+                *d = (cr - r) * (cr - r) + (cg - g) * (cg - g) + (cb - b) * (cb - b);
+            }
+            // The nearest, the lowest colour among equally near ones.
+            let (best, k) = nearest_of(&to_chosen);
+            let nearest = colours.get(k).copied().unwrap_or(c);
+            left.push(i, c, best as i32, nearest);
+        }
+        // The farthest, the first of equally far ones; found again while the distances are
+        // brought down to the colour just picked.
+        let farthest = |distance: &[i32]| {
+            let mut at = 0;
+            for (j, &d) in distance.iter().enumerate() {
+                if d > distance[at] {
+                    at = j;
+                }
+            }
+            at
+        };
+        let mut at = farthest(&left.distance);
+        while colours.len() < PALETTE_SIZE && !left.shade.is_empty() {
+            let (_, picked) = left.swap_remove(at);
+            colours.push(picked);
+            let packed_pick = packed(&picked);
+            let [pr, pg, pb] = picked.map(i32::from);
+            at = 0;
+            let mut far = i32::MIN;
+            for j in 0..left.shade.len() {
+                let (dr, dg, db) = (left.red[j] - pr, left.green[j] - pg, left.blue[j] - pb);
+                let to_picked = dr * dr + dg * dg + db * db;
+                if to_picked < left.distance[j] {
+                    left.distance[j] = to_picked;
+                    left.nearest[j] = packed_pick;
+                }
+                if left.distance[j] > far {
+                    far = left.distance[j];
+                    at = j;
+                }
+            }
+        }
+        // The shades left out are drawn as the colour found nearest on the way.
+        for (&i, &p) in left.shade.iter().zip(&left.nearest) {
+            substitute[i] = Some(unpacked(p));
+        }
+    }
+    colours.sort_unstable();
+    let index_of = shades
+        .iter()
+        .zip(&substitute)
+        .map(|(&(shade, _), sub)| {
+            let drawn = sub.unwrap_or(shade);
+            colours.binary_search(&drawn).unwrap_or(0) as u8
+        })
+        .collect();
+    (colours, index_of)
+}
+
+/// A colour packed into one word (`0x00RRGGBB`), the key shades are counted and found by.
+#[inline]
+fn packed(p: &[u8]) -> u32 {
+    u32::from(p[0]) << 16 | u32::from(p[1]) << 8 | u32::from(p[2])
+}
+
+#[inline]
+fn unpacked(c: u32) -> Rgb8 {
+    [(c >> 16) as u8, (c >> 8) as u8, c as u8]
+}
+
+/// The shades not (yet) in the palette, as columns: each shade's number among the sorted
+/// shades, its colour, its distance to the nearest colour chosen and that colour, packed.
+#[derive(Default)]
+struct LeftShades {
+    shade: Vec<usize>,
+    red: Vec<i32>,
+    green: Vec<i32>,
+    blue: Vec<i32>,
+    distance: Vec<i32>,
+    nearest: Vec<u32>,
+}
+
+impl LeftShades {
+    fn push(&mut self, shade: usize, colour: Rgb8, distance: i32, nearest: Rgb8) {
+        self.shade.push(shade);
+        self.red.push(i32::from(colour[0]));
+        self.green.push(i32::from(colour[1]));
+        self.blue.push(i32::from(colour[2]));
+        self.distance.push(distance);
+        self.nearest.push(packed(&nearest));
+    }
+
+    /// Takes shade `at` out (the last one takes its place), giving its number and colour.
+    fn swap_remove(&mut self, at: usize) -> (usize, Rgb8) {
+        let colour = [
+            self.red.swap_remove(at) as u8,
+            self.green.swap_remove(at) as u8,
+            self.blue.swap_remove(at) as u8,
+        ];
+        self.distance.swap_remove(at);
+        self.nearest.swap_remove(at);
+        (self.shade.swap_remove(at), colour)
+    }
+}
+
+/// The pixels looked at, as runs of one shade (shade number, length), span by span; a span
+/// the same as the one above (a full row inside a square repeats the row before) shares its
+/// runs.
+struct SpanRuns {
+    runs: Vec<(u32, u32)>,
+    spans: Vec<Range<usize>>,
+}
+
+/// The shades of the pixels looked at, in the order first met, each with its number of pixels,
+/// found by packed colour in an open-addressing table. Pixels come mostly in long runs, so a
+/// pixel costs a comparison with the one before it and a probe only where the colour changes.
+struct Shades {
+    /// Shade numbers by hash slot; `EMPTY` where none is.
+    table: Vec<u32>,
+    colours: Vec<u32>,
+    counts: Vec<u32>,
+}
+
+impl Shades {
+    const EMPTY: u32 = u32::MAX;
+
+    /// Counts the shades of the spans of `img`, and gives each span as runs of one shade.
+    fn count(img: &RgbImage, spans: &[(usize, Range<usize>)]) -> (Shades, SpanRuns) {
+        let mut shades = Shades {
+            table: vec![Shades::EMPTY; 4096],
+            colours: Vec::new(),
+            counts: Vec::new(),
+        };
+        let stride = img.width() as usize * 3;
+        let raw = img.as_raw();
+        let bytes =
+            |(y, xs): &(usize, Range<usize>)| &raw[y * stride + xs.start * 3..][..xs.len() * 3];
+        let mut runs = SpanRuns {
+            runs: Vec::new(),
+            spans: Vec::with_capacity(spans.len()),
+        };
+        for (k, span) in spans.iter().enumerate() {
+            let pixels = bytes(span);
+            let above = k.checked_sub(1).map(|j| &spans[j]);
+            if let Some(above) = above.filter(|a| a.0 + 1 == span.0 && a.1 == span.1) {
+                if bytes(above) == pixels {
+                    let same = runs.spans.last().cloned().unwrap_or(0..0);
+                    for &(n, length) in &runs.runs[same.clone()] {
+                        shades.counts[n as usize] += length;
+                    }
+                    runs.spans.push(same);
+                    continue;
+                }
+            }
+            let first = runs.runs.len();
+            let mut last = (Shades::EMPTY, 0, 0u32);
+            for p in pixels.chunks_exact(3) {
+                let colour = packed(p);
+                if colour == last.0 {
+                    last.2 += 1;
+                } else {
+                    if last.2 > 0 {
+                        runs.runs.push((last.1, last.2));
+                        shades.counts[last.1 as usize] += last.2;
+                    }
+                    last = (colour, shades.number(colour), 1);
+                }
+            }
+            if last.2 > 0 {
+                runs.runs.push((last.1, last.2));
+                shades.counts[last.1 as usize] += last.2;
+            }
+            runs.spans.push(first..runs.runs.len());
+        }
+        (shades, runs)
+    }
+
+    /// The number of shade `colour`, a new one if it was not met before.
+    fn number(&mut self, colour: u32) -> u32 {
+        if self.colours.len() * 2 >= self.table.len() {
+            self.table = vec![Shades::EMPTY; self.table.len() * 2];
+            for n in 0..self.colours.len() {
+                let at = self.free_slot(self.colours[n]);
+                self.table[at] = n as u32;
+            }
+        }
+        let mask = self.table.len() - 1;
+        let mut at = self.home(colour);
+        loop {
+            match self.table[at] {
+                Shades::EMPTY => {
+                    let n = self.colours.len() as u32;
+                    self.table[at] = n;
+                    self.colours.push(colour);
+                    self.counts.push(0);
+                    return n;
+                }
+                n if self.colours[n as usize] == colour => return n,
+                _ => at = (at + 1) & mask,
+            }
+        }
+    }
+
+    /// Where a colour known to be absent goes.
+    fn free_slot(&self, colour: u32) -> usize {
+        let mask = self.table.len() - 1;
+        let mut at = self.home(colour);
+        while self.table[at] != Shades::EMPTY {
+            at = (at + 1) & mask;
+        }
+        at
+    }
+
+    /// The shade numbers in the order of their colours.
+    fn by_colour(&self) -> Vec<u32> {
+        let mut numbers: Vec<u32> = (0..self.colours.len() as u32).collect();
+        numbers.sort_unstable_by_key(|&n| self.colours[n as usize]);
+        numbers
+    }
+
+    #[inline]
+    fn home(&self, colour: u32) -> usize {
+        // Fibonacci hashing: the top bits of the product, as many as the table has slots.
+        let bits = self.table.len().trailing_zeros();
+        (colour.wrapping_mul(0x9E37_79B1) >> (32 - bits)) as usize
+    }
+}
+
+/// The least of `distances` and the first place it is at, eight lanes at a time (a scan
+/// comparing one at a time was most of the time spent choosing a palette).
+fn nearest_of(distances: &[f32]) -> (f32, usize) {
+    const LANES: usize = 8;
+    let mut least = [f32::MAX; LANES];
+    let chunks = distances.chunks_exact(LANES);
+    let tail = chunks.remainder();
+    for chunk in chunks {
+        for (m, &d) in least.iter_mut().zip(chunk) {
+            *m = if d < *m { d } else { *m };
+        }
+    }
+    let mut best = least
+        .iter()
+        .copied()
+        .fold(f32::MAX, |a, b| if b < a { b } else { a });
+    for &d in tail {
+        best = if d < best { d } else { best };
+    }
+    let at = distances
+        .chunks(LANES)
+        .position(|chunk| chunk.iter().fold(false, |any, &d| any | (d == best)))
+        .map_or(0, |c| {
+            c * LANES
+                + distances[c * LANES..]
+                    .iter()
+                    .position(|&d| d == best)
+                    .unwrap_or(0)
+        });
+    (best, at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nearest_is_the_first_of_the_least() {
+        let distances: Vec<f32> = (0..21).map(|i| ((i * 7) % 10) as f32 + 1.0).collect();
+        // 1, 8, 5, 2, 9, 6, 3, 10, 7, 4, 1, ...: the least is 1, first at 0.
+        assert_eq!(nearest_of(&distances), (1.0, 0));
+        let mut later = distances.clone();
+        later[0] = 50.0;
+        later[10] = 50.0;
+        later[20] = 0.5;
+        assert_eq!(
+            nearest_of(&later),
+            (0.5, 20),
+            "in the tail past the last lanes"
+        );
+        later[13] = 0.5;
+        assert_eq!(nearest_of(&later), (0.5, 13));
+    }
+
+    #[test]
+    fn a_busy_background_starts_with_a_tighter_compression() {
+        use image::Rgb;
+        let quiet = RgbImage::from_pixel(300, 200, Rgb([40, 40, 40]));
+        assert_eq!(first_attempt(&quiet), 0);
+        // Noise: every pixel one of 256 greys, nothing a fast compressor finds again.
+        let mut seed = 12345u32;
+        let busy = RgbImage::from_fn(300, 200, |_, _| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let v = (seed >> 16) as u8;
+            Rgb([v, v, v])
+        });
+        assert!(first_attempt(&busy) > 0);
+        let png = encode_from(&busy, first_attempt(&busy)).unwrap();
+        let back = image::load_from_memory(&png).unwrap().to_rgb8();
+        assert_eq!(back, busy, "256 shades or fewer are kept exactly");
+    }
+}
