@@ -1,8 +1,7 @@
-//! Board images as indexed (palette) PNGs: a board PNG an eighth of its RGB size, a third of
-//! its bytes, with every colour the renderer paints on purpose kept exactly, compressed the
-//! fastest way that keeps it within [`PNG_BUDGET`].
-
-use std::ops::Range;
+//! Board images as indexed (palette) PNGs: a board PNG about a fifth of its RGB size, with
+//! every colour the renderer paints on purpose kept exactly, compressed the fastest of a few
+//! ways that keeps it within [`PNG_BUDGET`] (`every_board_image_is_at_most_sixty_kilobytes`
+//! checks every variant).
 
 use image::RgbImage;
 
@@ -18,8 +17,8 @@ const PALETTE_SIZE: usize = 256;
 const COMMON_SHADES: usize = 192;
 
 /// The ways a board is compressed, fastest first: most boards at level 1 with each row stored
-/// against the row above (a board's rows mostly repeat); the busiest (Tri-Chess for six, with
-/// 204 numbered triangles) tighter.
+/// against the row above (a board's rows mostly repeat); the busiest (the larger triangular
+/// boards, with two hundred numbered triangles or more) tighter.
 const ATTEMPTS: [(png::DeflateCompression, png::Filter); 4] = [
     (png::DeflateCompression::Level(1), png::Filter::Up),
     (png::DeflateCompression::Level(2), png::Filter::NoFilter),
@@ -27,9 +26,9 @@ const ATTEMPTS: [(png::DeflateCompression, png::Filter); 4] = [
     (png::DeflateCompression::Level(6), png::Filter::NoFilter),
 ];
 
-/// Which of [`ATTEMPTS`] to try first for boards drawn over `background`: a background that
-/// alone takes two thirds of the budget one way leaves too little for the pieces, so its boards
-/// start with the next way (Tri-Chess for six, with 204 numbered triangles).
+/// Which of [`ATTEMPTS`] to try first for boards drawn over `background`: the first way in
+/// which the background alone stays within two thirds of the budget (a background heavier
+/// than that leaves too little for the pieces, and trying that way would be time lost).
 pub(crate) fn first_attempt(background: &RgbImage) -> usize {
     let (indices, colours) = indexed(background);
     let mut first = 0;
@@ -43,7 +42,8 @@ pub(crate) fn first_attempt(background: &RgbImage) -> usize {
     first
 }
 
-/// PNG-encodes an image: an indexed PNG of at most [`PNG_BUDGET`] bytes for any board.
+/// PNG-encodes an image as an indexed PNG, the fastest way that keeps it within
+/// [`PNG_BUDGET`] (the last way's, however heavy, if none does).
 ///
 /// ```
 /// let img = image::RgbImage::from_pixel(40, 30, image::Rgb([10, 200, 30]));
@@ -103,9 +103,7 @@ fn write_indexed(
 /// the picture looks the same.
 fn indexed(img: &RgbImage) -> (Vec<u8>, Vec<Rgb8>) {
     let width = img.width() as usize;
-    let rows: Vec<(usize, Range<usize>)> =
-        (0..img.height() as usize).map(|y| (y, 0..width)).collect();
-    let (counted, runs) = Shades::count(img, &rows);
+    let (counted, runs) = Shades::count(img);
     // Every shade with its number of pixels, sorted by colour, so that the palette never
     // depends on where in the picture a shade was met.
     let by_colour = counted.by_colour();
@@ -125,7 +123,7 @@ fn indexed(img: &RgbImage) -> (Vec<u8>, Vec<Rgb8>) {
     }
     // Each pixel's index, run by run.
     let mut indices = vec![0u8; width * img.height() as usize];
-    for (row, span) in indices.chunks_exact_mut(width.max(1)).zip(&runs.spans) {
+    for (row, span) in indices.chunks_exact_mut(width.max(1)).zip(&runs.rows) {
         let mut at = 0;
         for &(n, length) in &runs.runs[span.clone()] {
             let end = at + length as usize;
@@ -239,7 +237,9 @@ fn choose(shades: &[(Rgb8, u32)]) -> (Vec<Rgb8>, Vec<u8>) {
         .zip(&substitute)
         .map(|(&(shade, _), sub)| {
             let drawn = sub.unwrap_or(shade);
-            colours.binary_search(&drawn).unwrap_or(0) as u8
+            let index = colours.binary_search(&drawn);
+            debug_assert!(index.is_ok(), "a substitute is a palette colour");
+            index.unwrap_or(0) as u8
         })
         .collect();
     (colours, index_of)
@@ -291,17 +291,17 @@ impl LeftShades {
     }
 }
 
-/// The pixels looked at, as runs of one shade (shade number, length), span by span; a span
-/// the same as the one above (a full row inside a square repeats the row before) shares its
-/// runs.
-struct SpanRuns {
+/// An image as runs of one shade (shade number, length), row by row; rows the same as the
+/// row above share its runs.
+struct ImageRuns {
     runs: Vec<(u32, u32)>,
-    spans: Vec<Range<usize>>,
+    rows: Vec<std::ops::Range<usize>>,
 }
 
-/// The shades of the pixels looked at, in the order first met, each with its number of pixels,
-/// found by packed colour in an open-addressing table. Pixels come mostly in long runs, so a
-/// pixel costs a comparison with the one before it and a probe only where the colour changes.
+/// The shades of one image in the order first met, each with its number of pixels, found by
+/// packed colour in an open-addressing table. A board holds one to five thousand shades in half
+/// a million pixels, mostly in long runs, so a pixel costs a comparison with the one before it
+/// and a probe only where the colour changes.
 struct Shades {
     /// Shade numbers by hash slot; `EMPTY` where none is.
     table: Vec<u32>,
@@ -312,37 +312,33 @@ struct Shades {
 impl Shades {
     const EMPTY: u32 = u32::MAX;
 
-    /// Counts the shades of the spans of `img`, and gives each span as runs of one shade.
-    fn count(img: &RgbImage, spans: &[(usize, Range<usize>)]) -> (Shades, SpanRuns) {
+    /// Counts the shades of `img`, and gives each row as runs of one shade: a row the same
+    /// as the row above (most rows of a board: inside a square, the same colours repeat row
+    /// after row) is only compared, its runs shared with that row.
+    fn count(img: &RgbImage) -> (Shades, ImageRuns) {
         let mut shades = Shades {
             table: vec![Shades::EMPTY; 4096],
             colours: Vec::new(),
             counts: Vec::new(),
         };
         let stride = img.width() as usize * 3;
-        let raw = img.as_raw();
-        let bytes =
-            |(y, xs): &(usize, Range<usize>)| &raw[y * stride + xs.start * 3..][..xs.len() * 3];
-        let mut runs = SpanRuns {
+        let mut runs = ImageRuns {
             runs: Vec::new(),
-            spans: Vec::with_capacity(spans.len()),
+            rows: Vec::with_capacity(img.height() as usize),
         };
-        for (k, span) in spans.iter().enumerate() {
-            let pixels = bytes(span);
-            let above = k.checked_sub(1).map(|j| &spans[j]);
-            if let Some(above) = above.filter(|a| a.0 + 1 == span.0 && a.1 == span.1) {
-                if bytes(above) == pixels {
-                    let same = runs.spans.last().cloned().unwrap_or(0..0);
-                    for &(n, length) in &runs.runs[same.clone()] {
-                        shades.counts[n as usize] += length;
-                    }
-                    runs.spans.push(same);
-                    continue;
+        let mut above: Option<&[u8]> = None;
+        for row in img.as_raw().chunks_exact(stride.max(1)) {
+            if above == Some(row) {
+                let same = runs.rows.last().cloned().unwrap_or(0..0);
+                for &(n, length) in &runs.runs[same.clone()] {
+                    shades.counts[n as usize] += length;
                 }
+                runs.rows.push(same);
+                continue;
             }
             let first = runs.runs.len();
             let mut last = (Shades::EMPTY, 0, 0u32);
-            for p in pixels.chunks_exact(3) {
+            for p in row.chunks_exact(3) {
                 let colour = packed(p);
                 if colour == last.0 {
                     last.2 += 1;
@@ -358,7 +354,8 @@ impl Shades {
                 runs.runs.push((last.1, last.2));
                 shades.counts[last.1 as usize] += last.2;
             }
-            runs.spans.push(first..runs.runs.len());
+            runs.rows.push(first..runs.runs.len());
+            above = Some(row);
         }
         (shades, runs)
     }
@@ -466,6 +463,59 @@ mod tests {
         );
         later[13] = 0.5;
         assert_eq!(nearest_of(&later), (0.5, 13));
+    }
+
+    /// On many random sets of shades, ties included: the palette keeps every painted colour,
+    /// and every shade left out is drawn as a palette colour as near as any (of equally near
+    /// ones, the first met on the way).
+    #[test]
+    fn every_shade_left_out_is_drawn_as_its_nearest() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(29);
+        for round in 0..40 {
+            let count = 200 + rng.gen_range(0..1200);
+            // Coarse channels make many shades equally near one colour.
+            let step = if round % 2 == 0 { 1 } else { 16 };
+            let mut colours: Vec<Rgb8> = (0..count)
+                .map(|_| std::array::from_fn(|_| (rng.gen_range(0..=255 / step) * step) as u8))
+                .collect();
+            colours.extend(palette::painted().into_iter().take(round % 12));
+            colours.sort_unstable();
+            colours.dedup();
+            let shades: Vec<(Rgb8, u32)> = colours
+                .iter()
+                .map(|&c| (c, rng.gen_range(1..50) * rng.gen_range(1..50)))
+                .collect();
+            let (palette_colours, index_of) = choose(&shades);
+            assert!(palette_colours.len() <= PALETTE_SIZE);
+            assert!(
+                palette_colours.windows(2).all(|w| w[0] < w[1]),
+                "sorted, once each"
+            );
+            for painted in palette::painted() {
+                if colours.binary_search(&painted).is_ok() {
+                    assert!(palette_colours.contains(&painted), "{painted:?} kept");
+                }
+            }
+            let distance = |a: Rgb8, b: Rgb8| -> i32 {
+                (0..3)
+                    .map(|i| (i32::from(a[i]) - i32::from(b[i])).pow(2))
+                    .sum()
+            };
+            for (&(shade, _), &index) in shades.iter().zip(&index_of) {
+                let drawn = palette_colours[usize::from(index)];
+                let nearest = palette_colours
+                    .iter()
+                    .map(|&p| distance(p, shade))
+                    .min()
+                    .unwrap();
+                assert_eq!(
+                    distance(drawn, shade),
+                    nearest,
+                    "{shade:?} in round {round}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -111,7 +111,7 @@ fn compose(view: &View) -> (RgbImage, Arc<Prepared>) {
     if let Some(panel) = &view.panel {
         img = with_panel(img, panel);
     }
-    (img, prepared.clone())
+    (img, prepared)
 }
 
 /// The board with its rows of cards under it (the Chess Kit's card games): each row's title,
