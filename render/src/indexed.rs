@@ -300,17 +300,20 @@ struct ImageRuns {
 
 /// The shades of one image in the order first met, each with its number of pixels, found by
 /// packed colour in an open-addressing table. A board holds one to five thousand shades in half
-/// a million pixels, mostly in long runs, so a pixel costs a comparison with the one before it
-/// and a probe only where the colour changes.
+/// a million pixels, mostly in long runs, so inside a run four pixels cost one comparison with
+/// the four before them, and a probe comes only where the colour changes.
 struct Shades {
-    /// Shade numbers by hash slot; `EMPTY` where none is.
-    table: Vec<u32>,
+    /// Each shade by hash slot, its packed colour above its number; `EMPTY` where none is.
+    table: Vec<u64>,
+    /// The table's size less one, and how far a hash is shifted to fit it.
+    mask: usize,
+    shift: u32,
     colours: Vec<u32>,
     counts: Vec<u32>,
 }
 
 impl Shades {
-    const EMPTY: u32 = u32::MAX;
+    const EMPTY: u64 = u64::MAX;
 
     /// Counts the shades of `img`, and gives each row as runs of one shade: a row the same
     /// as the row above (most rows of a board: inside a square, the same colours repeat row
@@ -318,6 +321,8 @@ impl Shades {
     fn count(img: &RgbImage) -> (Shades, ImageRuns) {
         let mut shades = Shades {
             table: vec![Shades::EMPTY; 4096],
+            mask: 4095,
+            shift: 64 - 12,
             colours: Vec::new(),
             counts: Vec::new(),
         };
@@ -337,22 +342,25 @@ impl Shades {
                 continue;
             }
             let first = runs.runs.len();
-            let mut last = (Shades::EMPTY, 0, 0u32);
-            for p in row.chunks_exact(3) {
-                let colour = packed(p);
-                if colour == last.0 {
-                    last.2 += 1;
-                } else {
-                    if last.2 > 0 {
-                        runs.runs.push((last.1, last.2));
-                        shades.counts[last.1 as usize] += last.2;
-                    }
-                    last = (colour, shades.number(colour), 1);
+            let n = row.len() / 3;
+            let mut i = 0;
+            while i < n {
+                let at = i * 3;
+                let colour = packed(&row[at..at + 3]);
+                // The run goes on while each byte is the one three before it: four pixels
+                // compared at a time, then one.
+                let mut j = i + 1;
+                while j + 4 <= n && twelve(row, j * 3) == twelve(row, j * 3 - 3) {
+                    j += 4;
                 }
-            }
-            if last.2 > 0 {
-                runs.runs.push((last.1, last.2));
-                shades.counts[last.1 as usize] += last.2;
+                while j < n && row[j * 3..j * 3 + 3] == row[at..at + 3] {
+                    j += 1;
+                }
+                let number = shades.number(colour);
+                let length = (j - i) as u32;
+                runs.runs.push((number, length));
+                shades.counts[number as usize] += length;
+                i = j;
             }
             runs.rows.push(first..runs.runs.len());
             above = Some(row);
@@ -361,39 +369,44 @@ impl Shades {
     }
 
     /// The number of shade `colour`, a new one if it was not met before.
+    #[inline]
     fn number(&mut self, colour: u32) -> u32 {
-        if self.colours.len() * 2 >= self.table.len() {
-            self.table = vec![Shades::EMPTY; self.table.len() * 2];
-            for n in 0..self.colours.len() {
-                let at = self.free_slot(self.colours[n]);
-                self.table[at] = n as u32;
-            }
-        }
-        let mask = self.table.len() - 1;
         let mut at = self.home(colour);
         loop {
-            match self.table[at] {
-                Shades::EMPTY => {
-                    let n = self.colours.len() as u32;
-                    self.table[at] = n;
-                    self.colours.push(colour);
-                    self.counts.push(0);
-                    return n;
-                }
-                n if self.colours[n as usize] == colour => return n,
-                _ => at = (at + 1) & mask,
+            let entry = self.table[at];
+            if entry == Shades::EMPTY {
+                break;
             }
+            if (entry >> 32) as u32 == colour {
+                return entry as u32;
+            }
+            at = (at + 1) & self.mask;
         }
+        let n = self.colours.len() as u32;
+        self.table[at] = u64::from(colour) << 32 | u64::from(n);
+        self.colours.push(colour);
+        self.counts.push(0);
+        if self.colours.len() * 2 >= self.table.len() {
+            self.grow();
+        }
+        n
     }
 
-    /// Where a colour known to be absent goes.
-    fn free_slot(&self, colour: u32) -> usize {
-        let mask = self.table.len() - 1;
-        let mut at = self.home(colour);
-        while self.table[at] != Shades::EMPTY {
-            at = (at + 1) & mask;
+    /// Doubles the table once it is half full, so that probes stay short.
+    #[cold]
+    fn grow(&mut self) {
+        let size = self.table.len() * 2;
+        self.table = vec![Shades::EMPTY; size];
+        self.mask = size - 1;
+        self.shift = 64 - size.trailing_zeros();
+        for n in 0..self.colours.len() {
+            let colour = self.colours[n];
+            let mut at = self.home(colour);
+            while self.table[at] != Shades::EMPTY {
+                at = (at + 1) & self.mask;
+            }
+            self.table[at] = u64::from(colour) << 32 | n as u64;
         }
-        at
     }
 
     /// The shade numbers in the order of their colours.
@@ -406,8 +419,7 @@ impl Shades {
     #[inline]
     fn home(&self, colour: u32) -> usize {
         // Fibonacci hashing: the top bits of the product, as many as the table has slots.
-        let bits = self.table.len().trailing_zeros();
-        (colour.wrapping_mul(0x9E37_79B1) >> (32 - bits)) as usize
+        (u64::from(colour).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
     }
 }
 
@@ -441,6 +453,14 @@ fn nearest_of(distances: &[f32]) -> (f32, usize) {
                     .unwrap_or(0)
         });
     (best, at)
+}
+
+/// Twelve bytes (four pixels) from `at`, as two words.
+#[inline]
+fn twelve(bytes: &[u8], at: usize) -> (u64, u32) {
+    let head: [u8; 8] = bytes[at..at + 8].try_into().unwrap_or_default();
+    let tail: [u8; 4] = bytes[at + 8..at + 12].try_into().unwrap_or_default();
+    (u64::from_le_bytes(head), u32::from_le_bytes(tail))
 }
 
 #[cfg(test)]
