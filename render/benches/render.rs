@@ -63,7 +63,48 @@ fn tri_chess_view() -> View {
     game.view(&state, Viewer::Seat(Seat(3))).unwrap()
 }
 
+/// The positions of a game of `variant`: each legal action chosen by a fixed sequence, so
+/// every run plays the same game.
+fn game_views(variant: &str, seats: usize, plies: usize) -> Vec<View> {
+    let game = registry::variant(variant).unwrap();
+    let mut state = game.setup(&Options::new(), seats, 0).unwrap();
+    let mut views = vec![game.view(&state, Viewer::Spectator).unwrap()];
+    let mut pick = 7u64;
+    for _ in 0..plies {
+        if game.outcome(&state).unwrap().is_some() {
+            break;
+        }
+        let seat = game.prompts(&state).unwrap()[0].seat;
+        let texts = game.legal_texts(&state, seat).unwrap();
+        pick = pick
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let text = &texts[(pick >> 33) as usize % texts.len()];
+        game.play(&mut state, seat, text).unwrap();
+        views.push(game.view(&state, Viewer::Spectator).unwrap());
+    }
+    views
+}
+
 fn bench(c: &mut Criterion) {
+    // As a game meets them: each position drawn for the first time, right after the one
+    // before it (whose figure boxes, the unmoved pieces', are met again).
+    for (name, variant, seats) in [("8x8", "chess", 2), ("tri-chess-6", "tri-chess", 6)] {
+        let views = game_views(variant, seats, 60);
+        let mut at = 0;
+        c.bench_function(&format!("render_png/{name} after each move"), |b| {
+            b.iter_batched(
+                || {
+                    at = (at + 1) % (views.len() - 1);
+                    render::forget_figure_boxes(&views[at]);
+                    render::render_png(&views[at]).unwrap();
+                    &views[at + 1]
+                },
+                |view| render::render_png(black_box(view)).unwrap(),
+                criterion::BatchSize::SmallInput,
+            )
+        });
+    }
     for (name, view) in [
         ("8x8", chess_view()),
         ("12x12", doubles::doubles_view()),

@@ -26,20 +26,16 @@ const ATTEMPTS: [(png::DeflateCompression, png::Filter); 4] = [
     (png::DeflateCompression::Level(6), png::Filter::NoFilter),
 ];
 
-/// Which of [`ATTEMPTS`] to try first for boards drawn over `background`: the first way in
-/// which the background alone stays within two thirds of the budget (a background heavier
-/// than that leaves too little for the pieces, and trying that way would be time lost).
-pub(crate) fn first_attempt(background: &RgbImage) -> usize {
-    let (indices, colours) = indexed(background);
-    let mut first = 0;
-    while first + 1 < ATTEMPTS.len() {
-        let (compression, filter) = ATTEMPTS[first];
-        match write_indexed(background, &indices, &colours, compression, filter) {
-            Ok(png) if png.len() > PNG_BUDGET * 2 / 3 => first += 1,
-            _ => break,
-        }
-    }
-    first
+/// The sizes of a picture (`width` by `height`, as `indices` into `colours`) compressed each
+/// way of [`ATTEMPTS`], in bytes (a way that fails counts as over any budget).
+pub(crate) fn sizes(size: (u32, u32), indices: &[u8], colours: &[Rgb8]) -> Vec<usize> {
+    ATTEMPTS
+        .iter()
+        .map(|&(compression, filter)| {
+            write_indexed(size, indices, colours, compression, filter)
+                .map_or(usize::MAX, |png| png.len())
+        })
+        .collect()
 }
 
 /// PNG-encodes an image as an indexed PNG, the fastest way that keeps it within
@@ -52,16 +48,21 @@ pub(crate) fn first_attempt(background: &RgbImage) -> usize {
 /// assert_eq!(back, img);
 /// ```
 pub fn encode(img: &RgbImage) -> Result<Vec<u8>, RenderError> {
-    encode_from(img, 0)
+    let (indices, colours) = indexed(img);
+    encode_indices(img.dimensions(), &indices, &colours, 0)
 }
 
-/// PNG-encodes an image, trying the ways of [`ATTEMPTS`] from the `first`.
-pub(crate) fn encode_from(img: &RgbImage, first: usize) -> Result<Vec<u8>, RenderError> {
-    let (indices, colours) = indexed(img);
-    // The fastest compression that keeps the board within its budget.
+/// PNG-encodes an image of `size` given as palette indices, trying the ways of [`ATTEMPTS`]
+/// from the `first` until one keeps it within [`PNG_BUDGET`].
+pub(crate) fn encode_indices(
+    size: (u32, u32),
+    indices: &[u8],
+    colours: &[Rgb8],
+    first: usize,
+) -> Result<Vec<u8>, RenderError> {
     let mut png = Vec::new();
     for &(compression, filter) in &ATTEMPTS[first.min(ATTEMPTS.len() - 1)..] {
-        png = write_indexed(img, &indices, &colours, compression, filter)?;
+        png = write_indexed(size, indices, colours, compression, filter)?;
         if png.len() <= PNG_BUDGET {
             break;
         }
@@ -69,9 +70,9 @@ pub(crate) fn encode_from(img: &RgbImage, first: usize) -> Result<Vec<u8>, Rende
     Ok(png)
 }
 
-/// An indexed PNG of `img` from its palette indices.
+/// An indexed PNG of `size` from its palette indices.
 fn write_indexed(
-    img: &RgbImage,
+    (width, height): (u32, u32),
     indices: &[u8],
     colours: &[Rgb8],
     compression: png::DeflateCompression,
@@ -79,7 +80,7 @@ fn write_indexed(
 ) -> Result<Vec<u8>, RenderError> {
     let mut out = Vec::with_capacity(PNG_BUDGET);
     {
-        let mut encoder = png::Encoder::new(&mut out, img.width(), img.height());
+        let mut encoder = png::Encoder::new(&mut out, width, height);
         encoder.set_color(png::ColorType::Indexed);
         encoder.set_depth(png::BitDepth::Eight);
         encoder.set_palette(colours.concat());
@@ -136,7 +137,7 @@ fn indexed(img: &RgbImage) -> (Vec<u8>, Vec<Rgb8>) {
 
 /// The palette for the shades of a picture (sorted by colour, with their pixel counts), and
 /// each shade's index in it: its own place, or its nearest colour's.
-fn choose(shades: &[(Rgb8, u32)]) -> (Vec<Rgb8>, Vec<u8>) {
+pub(crate) fn choose(shades: &[(Rgb8, u32)]) -> (Vec<Rgb8>, Vec<u8>) {
     let mut colours: Vec<Rgb8> = Vec::with_capacity(PALETTE_SIZE);
     // For a shade left out of the palette, the colour it is drawn as.
     let mut substitute: Vec<Option<Rgb8>> = vec![None; shades.len()];
@@ -539,10 +540,11 @@ mod tests {
     }
 
     #[test]
-    fn a_busy_background_starts_with_a_tighter_compression() {
+    fn a_busy_picture_is_compressed_tighter_and_kept_exactly() {
         use image::Rgb;
         let quiet = RgbImage::from_pixel(300, 200, Rgb([40, 40, 40]));
-        assert_eq!(first_attempt(&quiet), 0);
+        let (indices, colours) = indexed(&quiet);
+        assert!(sizes(quiet.dimensions(), &indices, &colours)[0] < 1000);
         // Noise: every pixel one of 256 greys, nothing a fast compressor finds again.
         let mut seed = 12345u32;
         let busy = RgbImage::from_fn(300, 200, |_, _| {
@@ -550,8 +552,10 @@ mod tests {
             let v = (seed >> 16) as u8;
             Rgb([v, v, v])
         });
-        assert!(first_attempt(&busy) > 0);
-        let png = encode_from(&busy, first_attempt(&busy)).unwrap();
+        let (indices, colours) = indexed(&busy);
+        let sizes = sizes(busy.dimensions(), &indices, &colours);
+        assert!(sizes[ATTEMPTS.len() - 1] < sizes[0], "{sizes:?}");
+        let png = encode(&busy).unwrap();
         let back = image::load_from_memory(&png).unwrap().to_rgb8();
         assert_eq!(back, busy, "256 shades or fewer are kept exactly");
     }

@@ -22,6 +22,7 @@ pub mod gif;
 mod indexed;
 mod layout;
 pub mod palette;
+mod scene;
 mod sprite;
 mod text;
 
@@ -48,8 +49,33 @@ pub struct RenderError(String);
 
 /// The board of `view` as PNG bytes.
 pub fn render_png(view: &View) -> Result<Vec<u8>, RenderError> {
-    let (img, prepared) = compose(view);
-    indexed::encode_from(&img, prepared.first_attempt)
+    let (img, prepared, drawn) = compose(view);
+    if !view.cards.is_empty() || view.panel.is_some() {
+        // Cards and panels are drawn beside the board: the picture's own shades choose.
+        return encode(&img);
+    }
+    let scene = prepared.scene(view);
+    let indices = scene.indices(&img, &prepared.background, &drawn);
+    indexed::encode_indices(
+        (img.width(), img.height()),
+        &indices,
+        scene.colours(),
+        scene.first_attempt(view.figures.len(), prepared.layout.figure_px),
+    )
+}
+
+/// Forgets the figure boxes met on boards like `view`'s, so that a benchmark can time the
+/// first board of a position, as a game meets it after each move.
+#[doc(hidden)]
+pub fn forget_figure_boxes(view: &View) {
+    for scene in prepared(view)
+        .scenes
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+    {
+        scene.forget_figure_boxes();
+    }
 }
 
 /// The board of `view` as an RGB image.
@@ -57,8 +83,9 @@ pub fn render_image(view: &View) -> RgbImage {
     compose(view).0
 }
 
-/// The board of `view`, with the prepared board it was drawn over.
-fn compose(view: &View) -> (RgbImage, Arc<Prepared>) {
+/// The board of `view`, with the prepared board it was drawn over and where the picture was
+/// drawn over it.
+fn compose(view: &View) -> (RgbImage, Arc<Prepared>, scene::DrawnOver) {
     let prepared = prepared(view);
     let caption = plan_caption(view, prepared.layout.width);
     // A caption of several lines pushes the board down.
@@ -77,6 +104,25 @@ fn compose(view: &View) -> (RgbImage, Arc<Prepared>) {
         (&lowered, img)
     };
     let board = &*view.board;
+    let mut drawn = scene::DrawnOver::new(img.width(), img.height(), extra);
+    // The caption, above the board.
+    drawn.mark(0.0, 0.0, img.width() as f32, layout.board_rect.1);
+    for &cell in view
+        .tinted
+        .iter()
+        .map(|(c, _)| c)
+        .chain(&view.last_move)
+        .chain(&view.checks)
+    {
+        drawn.mark_polygon(&layout.polygon(board, cell));
+    }
+    for placed in &view.figures {
+        // Every part of a figure (markers in its corners, a stack's badge) stays within
+        // about half its size of its centre.
+        let (cx, cy) = layout.figure_centre(placed.cell);
+        let reach = layout.figure_px * 0.5 + 3.0;
+        drawn.mark_figure(cx - reach, cy - reach, cx + reach, cy + reach);
+    }
     // Tinted rather than repainted, so that a square's name stays on it.
     for &(cell, _) in &view.tinted {
         tint_polygon(
@@ -111,7 +157,7 @@ fn compose(view: &View) -> (RgbImage, Arc<Prepared>) {
     if let Some(panel) = &view.panel {
         img = with_panel(img, panel);
     }
-    (img, prepared)
+    (img, prepared, drawn)
 }
 
 /// The board with its rows of cards under it (the Chess Kit's card games): each row's title,
@@ -272,8 +318,8 @@ fn cell_colour(board: &Board, cell: engine::board::Cell) -> Rgb8 {
 struct Prepared {
     layout: Layout,
     background: RgbImage,
-    /// How boards drawn over this background are first compressed.
-    first_attempt: usize,
+    /// The palettes of the sets of figures drawn over this background (`scene`).
+    scenes: Mutex<Vec<Arc<scene::Scene>>>,
 }
 
 fn prepared(view: &View) -> Arc<Prepared> {
@@ -295,11 +341,10 @@ fn prepared(view: &View) -> Arc<Prepared> {
     }
     let layout = Layout::new(board, view.bottom);
     let background = draw_background(board, &layout, &view.square_names, &view.labels);
-    let first_attempt = indexed::first_attempt(&background);
     let p = Arc::new(Prepared {
         layout,
         background,
-        first_attempt,
+        scenes: Mutex::new(Vec::new()),
     });
     cache
         .lock()
@@ -362,12 +407,21 @@ fn frame(points: &[(f32, f32)], depth: f32) -> Vec<[(f32, f32); 4]> {
 
 /// Moves every pixel of a polygon toward `colour` by `t`, keeping what is drawn there.
 fn tint_polygon(img: &mut RgbImage, points: &[(f32, f32)], colour: Rgb8, t: f32) {
-    paint_polygon(img, points, |p| palette::mix(p, colour, t));
+    // A cell is mostly one colour: the last one mixed is mixed once.
+    let mut last: Option<(Rgb8, Rgb8)> = None;
+    paint_polygon(img, points, |p| match last {
+        Some((from, to)) if from == p => to,
+        _ => {
+            let to = palette::mix(p, colour, t);
+            last = Some((p, to));
+            to
+        }
+    });
 }
 
 /// Repaints each pixel of a polygon (pixel coordinates) from its old colour, sampling pixel
 /// centres so that neighbouring cells share edges without gaps or overlap.
-fn paint_polygon(img: &mut RgbImage, points: &[(f32, f32)], paint: impl Fn(Rgb8) -> Rgb8) {
+fn paint_polygon(img: &mut RgbImage, points: &[(f32, f32)], mut paint: impl FnMut(Rgb8) -> Rgb8) {
     if points.len() < 3 {
         return;
     }

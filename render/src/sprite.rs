@@ -64,27 +64,32 @@ impl Sprite {
         recolour: impl Fn(Rgb8) -> Rgb8,
     ) {
         let (iw, ih) = (img.width() as i32, img.height() as i32);
-        for sy in 0..self.height as i32 {
-            let y = y0 + sy;
-            if y < 0 || y >= ih {
-                continue;
-            }
-            for sx in 0..self.width as i32 {
-                let x = x0 + sx;
-                if x < 0 || x >= iw {
-                    continue;
-                }
-                let [r, g, b, a] = self.pixels[(sy as u32 * self.width + sx as u32) as usize];
+        // The sprite's columns and rows inside the image.
+        let sx0 = (-x0).max(0);
+        let sx1 = (iw - x0).min(self.width as i32);
+        let sy0 = (-y0).max(0);
+        let sy1 = (ih - y0).min(self.height as i32);
+        if sx0 >= sx1 || sy0 >= sy1 {
+            return;
+        }
+        let stride = iw as usize * 3;
+        let raw: &mut [u8] = img;
+        for sy in sy0..sy1 {
+            let from = (sy as u32 * self.width) as usize;
+            let src = &self.pixels[from + sx0 as usize..from + sx1 as usize];
+            let at = (y0 + sy) as usize * stride + (x0 + sx0) as usize * 3;
+            let dst = &mut raw[at..at + src.len() * 3];
+            for (&[r, g, b, a], dst) in src.iter().zip(dst.chunks_exact_mut(3)) {
                 if a == 0 {
                     continue;
                 }
                 let colour = recolour([r, g, b]);
-                let dst = img.get_pixel_mut(x as u32, y as u32);
                 if a == 255 {
-                    dst.0 = colour;
+                    dst.copy_from_slice(&colour);
                 } else {
                     let t = a as f32 / 255.0;
-                    dst.0 = palette::mix(dst.0, colour, t);
+                    let mixed = palette::mix([dst[0], dst[1], dst[2]], colour, t);
+                    dst.copy_from_slice(&mixed);
                 }
             }
         }

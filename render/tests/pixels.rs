@@ -892,6 +892,15 @@ fn every_board_image_is_at_most_sixty_kilobytes() {
                     let view = game.view(&state, viewer).unwrap();
                     let png = render::render_png(&view).unwrap();
                     let what = format!("{} {seats} {stage} {viewer:?}", game.info().id);
+                    // Drawn as its palette's nearest colours: nothing drawn is left out.
+                    let decoded = image::load_from_memory(&png).unwrap().to_rgb8();
+                    let off = decoded
+                        .pixels()
+                        .zip(render::render_image(&view).pixels())
+                        .flat_map(|(a, b)| (0..3).map(|c| a.0[c].abs_diff(b.0[c])))
+                        .max()
+                        .unwrap_or(0);
+                    assert!(off <= 32, "{what}: a pixel off by {off}");
                     assert!(
                         png.len() <= render::PNG_BUDGET,
                         "{what}: {} bytes",
