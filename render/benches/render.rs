@@ -101,7 +101,7 @@ fn bench(c: &mut Criterion) {
                     &views[at + 1]
                 },
                 |view| render::render_png(black_box(view)).unwrap(),
-                criterion::BatchSize::SmallInput,
+                criterion::BatchSize::PerIteration,
             )
         });
     }
@@ -111,13 +111,15 @@ fn bench(c: &mut Criterion) {
         ("triangles", triangles_view()),
         ("tri-chess-6", tri_chess_view()),
     ] {
-        // The first render prepares the background and sprites; measure the steady state.
+        // The first render prepares the background, sprites and scene; then the same board
+        // again, every figure box met before (the best case; see "after each move" above).
         let png = render::render_png(&view).unwrap();
         eprintln!("{name}: {} bytes", png.len());
         c.bench_function(&format!("render_png/{name}"), |b| {
             b.iter(|| render::render_png(black_box(&view)).unwrap())
         });
-        // The two halves apart: composing the picture, and encoding it.
+        // Composing the picture alone; and encoding it with a palette of its own shades, the
+        // way boards with cards or panels (and `render::encode`) are.
         c.bench_function(&format!("render_image/{name}"), |b| {
             b.iter(|| render::render_image(black_box(&view)))
         });

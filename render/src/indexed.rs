@@ -248,12 +248,12 @@ pub(crate) fn choose(shades: &[(Rgb8, u32)]) -> (Vec<Rgb8>, Vec<u8>) {
 
 /// A colour packed into one word (`0x00RRGGBB`), the key shades are counted and found by.
 #[inline]
-fn packed(p: &[u8]) -> u32 {
+pub(crate) fn packed(p: &[u8]) -> u32 {
     u32::from(p[0]) << 16 | u32::from(p[1]) << 8 | u32::from(p[2])
 }
 
 #[inline]
-fn unpacked(c: u32) -> Rgb8 {
+pub(crate) fn unpacked(c: u32) -> Rgb8 {
     [(c >> 16) as u8, (c >> 8) as u8, c as u8]
 }
 
@@ -426,7 +426,7 @@ impl Shades {
 
 /// The least of `distances` and the first place it is at, eight lanes at a time (a scan
 /// comparing one at a time was most of the time spent choosing a palette).
-fn nearest_of(distances: &[f32]) -> (f32, usize) {
+pub(crate) fn nearest_of(distances: &[f32]) -> (f32, usize) {
     const LANES: usize = 8;
     let mut least = [f32::MAX; LANES];
     let chunks = distances.chunks_exact(LANES);

@@ -42,6 +42,15 @@ use palette::Rgb8;
 use sprite::Kind;
 use text::Ink;
 
+/// The tint of the cells of the last move: toward gold, half way.
+const LAST_MOVE_TINT: (Rgb8, f32) = (palette::LAST_MOVE, 0.5);
+/// The last move's ring around a shaded cell (over the shade, so stronger).
+const LAST_MOVE_RING: (Rgb8, f32) = (palette::LAST_MOVE, 0.75);
+/// The tint of a king in check.
+const CHECK_TINT: (Rgb8, f32) = (palette::CHECK, 0.65);
+/// The tint of cells shaded on request (Shadow Chess's shadows).
+const SHADE_TINT: (Rgb8, f32) = (palette::SHADED, 0.45);
+
 /// Rendering failed (only possible for an image the encoder refuses).
 #[derive(Debug, thiserror::Error)]
 #[error("could not encode the board image: {0}")]
@@ -54,13 +63,13 @@ pub fn render_png(view: &View) -> Result<Vec<u8>, RenderError> {
         // Cards and panels are drawn beside the board: the picture's own shades choose.
         return encode(&img);
     }
-    let scene = prepared.scene(view);
+    let scene = prepared.scene(view, drawn.caption_armies());
     let indices = scene.indices(&img, &prepared.background, &drawn);
     indexed::encode_indices(
         (img.width(), img.height()),
         &indices,
         scene.colours(),
-        scene.first_attempt(view.figures.len(), prepared.layout.figure_px),
+        scene.first_attempt(view.figures.len()),
     )
 }
 
@@ -104,7 +113,12 @@ fn compose(view: &View) -> (RgbImage, Arc<Prepared>, scene::DrawnOver) {
         (&lowered, img)
     };
     let board = &*view.board;
-    let mut drawn = scene::DrawnOver::new(img.width(), img.height(), extra);
+    let caption_armies = caption
+        .entries
+        .iter()
+        .map(|entry| view.colour_of(entry.1))
+        .collect();
+    let mut drawn = scene::DrawnOver::new(img.width(), img.height(), extra, caption_armies);
     // The caption, above the board.
     drawn.mark(0.0, 0.0, img.width() as f32, layout.board_rect.1);
     for &cell in view
@@ -125,12 +139,7 @@ fn compose(view: &View) -> (RgbImage, Arc<Prepared>, scene::DrawnOver) {
     }
     // Tinted rather than repainted, so that a square's name stays on it.
     for &(cell, _) in &view.tinted {
-        tint_polygon(
-            &mut img,
-            &layout.polygon(board, cell),
-            palette::SHADED,
-            0.45,
-        );
+        tint_polygon(&mut img, &layout.polygon(board, cell), SHADE_TINT);
     }
     for &cell in &view.last_move {
         let polygon = layout.polygon(board, cell);
@@ -138,14 +147,14 @@ fn compose(view: &View) -> (RgbImage, Arc<Prepared>, scene::DrawnOver) {
             // A shaded square keeps its shade inside and the last move rings it, so that
             // neither hides the other (mixed, they looked like an ordinary dark square).
             for band in frame(&polygon, 0.22) {
-                tint_polygon(&mut img, &band, palette::LAST_MOVE, 0.75);
+                tint_polygon(&mut img, &band, LAST_MOVE_RING);
             }
         } else {
-            tint_polygon(&mut img, &polygon, palette::LAST_MOVE, 0.5);
+            tint_polygon(&mut img, &polygon, LAST_MOVE_TINT);
         }
     }
     for &cell in &view.checks {
-        tint_polygon(&mut img, &layout.polygon(board, cell), palette::CHECK, 0.65);
+        tint_polygon(&mut img, &layout.polygon(board, cell), CHECK_TINT);
     }
     for placed in &view.figures {
         draw_figure(&mut img, layout, placed, view);
@@ -406,7 +415,7 @@ fn frame(points: &[(f32, f32)], depth: f32) -> Vec<[(f32, f32); 4]> {
 }
 
 /// Moves every pixel of a polygon toward `colour` by `t`, keeping what is drawn there.
-fn tint_polygon(img: &mut RgbImage, points: &[(f32, f32)], colour: Rgb8, t: f32) {
+fn tint_polygon(img: &mut RgbImage, points: &[(f32, f32)], (colour, t): (Rgb8, f32)) {
     // A cell is mostly one colour: the last one mixed is mixed once.
     let mut last: Option<(Rgb8, Rgb8)> = None;
     paint_polygon(img, points, |p| match last {

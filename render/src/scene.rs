@@ -1,43 +1,116 @@
-//! A palette fixed for every board drawn over one prepared background with one set of figures,
+//! A palette fixed for every board drawn over one prepared background with one set of looks,
 //! lila-gif's way: the palette is chosen once, the background is turned into palette indices
 //! once, and a render only looks up the pixels drawn over the background.
 //!
 //! A scene's palette is chosen from every shade its boards can hold: the background's, the
-//! background's under each tint (last move, check, shadow), each figure drawn over every cell
-//! shade (plain and tinted), and the caption's text and army markers. So it depends only on the
-//! prepared board and the set of figures, never on which board of a game was drawn first, and
-//! a shade no scene foresaw is still drawn as its nearest palette colour.
+//! background's under each tint (last move, check, shadow), each look of figure drawn over every
+//! cell shade (plain and tinted) with every digit a number on it can show, and the caption's
+//! text and army markers. A look leaves out what changes move by move (the number on a checker,
+//! an Adrenaline count, the height of a stack), so a game keeps its scene for long stretches;
+//! and the palette depends only on the prepared board and the set of looks, never on which
+//! board of a game was drawn first. A shade no scene foresaw (a few pixels where two glyphs
+//! meet) is drawn as its nearest palette colour.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use engine::chess::Seat;
-use engine::view::{Placed, View};
+use engine::view::{Figure, Layer, Marker, Placed, View};
 use image::RgbImage;
 
-use crate::indexed;
+use crate::indexed::{self, packed, unpacked};
 use crate::palette::{self, Rgb8};
 use crate::sprite::{self, Kind};
-use crate::{cell_colour, draw_figure, Prepared};
+use crate::{
+    cell_colour, draw_figure, Prepared, CHECK_TINT, LAST_MOVE_RING, LAST_MOVE_TINT, SHADE_TINT,
+};
 
-/// The tints drawn over cells (`compose`), each a colour and how far a pixel moves toward it.
-const TINTS: [(Rgb8, f32); 3] = [
-    (palette::LAST_MOVE, 0.5),
-    (palette::CHECK, 0.65),
-    (palette::SHADED, 0.45),
-];
-/// The last move's ring over a shaded cell.
-const RING: (Rgb8, f32) = (palette::LAST_MOVE, 0.75);
+/// The tints drawn over whole cells (`compose`).
+const TINTS: [(Rgb8, f32); 3] = [LAST_MOVE_TINT, CHECK_TINT, SHADE_TINT];
 
-/// How a figure looks, whatever cell it stands on: two figures that look alike share a scene.
-struct Appearance {
-    colour: usize,
-    placed: Placed,
+/// How a figure is drawn, wherever it stands: figures that look alike share a scene.
+#[derive(Clone, PartialEq)]
+enum Look {
+    /// A piece or checker (not a stack) in an army's colour, with its markers, and whether a
+    /// number is written on it (which number is left out: a scene foresees every digit).
+    Figure {
+        colour: usize,
+        figure: Figure,
+        numbered: bool,
+        markers: Vec<MarkerLook>,
+    },
+    /// A checker in a stack: a scene foresees each two such checkers one over the other, and
+    /// a number on top.
+    Layer {
+        colour: usize,
+        king: bool,
+        numbered: bool,
+    },
+    /// An army's marker in the caption.
+    Army(usize),
 }
 
-/// The fixed palette of the boards drawn over one prepared background with one set of figures.
+/// A marker as drawn, its count left out.
+#[derive(Clone, Copy, PartialEq)]
+enum MarkerLook {
+    ZombieCoin,
+    Checker(usize),
+    MirrorSide,
+    Dead,
+    Adrenaline,
+}
+
+/// The looks of a board: its figures' and its caption's, each once.
+fn looks(view: &View, caption_armies: &[usize]) -> Vec<Look> {
+    let mut looks: Vec<Look> = Vec::new();
+    let mut add = |look: Look| {
+        if !looks.contains(&look) {
+            looks.push(look);
+        }
+    };
+    for placed in &view.figures {
+        let numbered = placed.number.is_some();
+        match &placed.figure {
+            Figure::Stack(layers) => {
+                for layer in layers {
+                    add(Look::Layer {
+                        colour: view.colour_of(layer.army),
+                        king: layer.king,
+                        numbered,
+                    });
+                }
+            }
+            figure => add(Look::Figure {
+                colour: view.colour_of(placed.army),
+                figure: figure.clone(),
+                numbered,
+                markers: placed
+                    .markers
+                    .iter()
+                    .map(|m| match *m {
+                        Marker::ZombieCoin => MarkerLook::ZombieCoin,
+                        Marker::Checker(owner) => MarkerLook::Checker(view.colour_of(owner)),
+                        Marker::MirrorSide => MarkerLook::MirrorSide,
+                        Marker::Dead => MarkerLook::Dead,
+                        Marker::Adrenaline(_) => MarkerLook::Adrenaline,
+                    })
+                    .collect(),
+            }),
+        }
+    }
+    for &colour in caption_armies {
+        add(Look::Army(colour));
+    }
+    looks
+}
+
+fn same_set(a: &[Look], b: &[Look]) -> bool {
+    a.len() == b.len() && a.iter().all(|x| b.contains(x))
+}
+
+/// The fixed palette of the boards drawn over one prepared background with one set of looks.
 pub(crate) struct Scene {
-    figures: Vec<Appearance>,
+    looks: Vec<Look>,
     colours: Vec<Rgb8>,
     table: ColourTable,
     /// The prepared background, as indices.
@@ -46,100 +119,111 @@ pub(crate) struct Scene {
     backdrop: u8,
     /// The background alone compressed each way of `indexed::ATTEMPTS`, in bytes.
     background_bytes: Vec<usize>,
+    /// What each figure adds to that, each way (measured on a board full of the scene's
+    /// figures).
+    figure_bytes: Vec<f32>,
     /// Boxes figures were drawn in, found by a hash of their colours, with their indices.
-    tiles: Mutex<HashMap<u64, Tile>>,
+    tiles: Mutex<Tiles>,
 }
 
-/// How many scenes a prepared board keeps: a game changes its set of figures a few times (the
-/// last of a kind taken, a promotion), and boards of other games share the cache.
+/// How many scenes a prepared board keeps, the least recently used given up first.
 const SCENES_KEPT: usize = 16;
 
 impl Prepared {
-    /// The scene of `view`'s figures over this prepared board, chosen once.
-    pub(crate) fn scene(&self, view: &View) -> Arc<Scene> {
-        // Each look once, as (colour, figure) pairs borrowed from the view.
-        let mut looks: Vec<(usize, &Placed)> = Vec::new();
-        for placed in &view.figures {
-            let look = (view.colour_of(placed.army), placed);
-            if !looks.iter().any(|&other| looks_alike(other, look)) {
-                looks.push(look);
-            }
+    /// The scene of `view`'s looks (and its caption's armies) over this prepared board,
+    /// chosen once. It is chosen outside the lock, so boards of known scenes never wait for it.
+    pub(crate) fn scene(&self, view: &View, caption_armies: &[usize]) -> Arc<Scene> {
+        let looks = looks(view, caption_armies);
+        let find = |scenes: &mut Vec<Arc<Scene>>| {
+            let at = scenes.iter().position(|s| same_set(&s.looks, &looks))?;
+            // The most recently used last.
+            let scene = scenes.remove(at);
+            scenes.push(scene.clone());
+            Some(scene)
+        };
+        if let Some(scene) = find(&mut self.lock_scenes()) {
+            return scene;
         }
-        let mut scenes = self.scenes.lock().unwrap_or_else(|e| e.into_inner());
-        let known = scenes.iter().find(|s| {
-            s.figures.len() == looks.len()
-                && looks.iter().all(|&l| {
-                    s.figures
-                        .iter()
-                        .any(|f| looks_alike((f.colour, &f.placed), l))
-                })
-        });
-        if let Some(scene) = known {
-            return scene.clone();
+        let scene = Arc::new(Scene::new(self, view, looks.clone()));
+        let mut scenes = self.lock_scenes();
+        if let Some(known) = find(&mut scenes) {
+            // Another board of the same looks chose it meanwhile: the same palette.
+            return known;
         }
-        let scene = Arc::new(Scene::new(self, view, appearances(&looks)));
         if scenes.len() >= SCENES_KEPT {
             scenes.remove(0);
         }
         scenes.push(scene.clone());
         scene
     }
-}
 
-/// The looks of figures, kept apart from the view.
-fn appearances(looks: &[(usize, &Placed)]) -> Vec<Appearance> {
-    looks
-        .iter()
-        .map(|&(colour, placed)| Appearance {
-            colour,
-            placed: Placed {
-                cell: engine::board::Cell(0),
-                ..placed.clone()
-            },
-        })
-        .collect()
-}
-
-/// Whether two figures are drawn alike (wherever they stand).
-fn looks_alike((colour_a, a): (usize, &Placed), (colour_b, b): (usize, &Placed)) -> bool {
-    colour_a == colour_b && a.figure == b.figure && a.number == b.number && a.markers == b.markers
+    fn lock_scenes(&self) -> std::sync::MutexGuard<'_, Vec<Arc<Scene>>> {
+        self.scenes.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 impl Scene {
-    fn new(prepared: &Prepared, view: &View, figures: Vec<Appearance>) -> Scene {
-        let shades = foreseen_shades(prepared, view, &figures);
+    fn new(prepared: &Prepared, view: &View, looks: Vec<Look>) -> Scene {
+        // Drawn in a copy of the view whose armies are their colours, so that each look is
+        // drawn by its colour alone.
+        let mut canon = view.clone();
+        canon.colours.clear();
+        let shades = foreseen_shades(prepared, &canon, &looks);
         let (colours, index_of) = indexed::choose(&shades);
         let mut table = ColourTable::with_capacity(shades.len());
         for (&(colour, _), &index) in shades.iter().zip(&index_of) {
             table.insert(packed(&colour), index);
         }
-        let mut scene = Scene {
-            figures,
-            colours,
-            table,
-            background: Vec::new(),
-            backdrop: 0,
-            background_bytes: Vec::new(),
-            tiles: Mutex::new(HashMap::new()),
-        };
-        scene.backdrop = scene.index_of(packed(&palette::BACKGROUND), &mut HashMap::new());
         let mut misses = HashMap::new();
-        scene.background = prepared
+        let mut index = |colour: u32| lookup(&table, &colours, colour, &mut misses);
+        let backdrop = index(packed(&palette::BACKGROUND));
+        let background: Vec<u8> = prepared
             .background
             .pixels()
-            .map(|p| scene.index_of(packed(&p.0), &mut misses))
+            .map(|p| index(packed(&p.0)))
             .collect();
-        scene.background_bytes = indexed::sizes(
-            prepared.background.dimensions(),
-            &scene.background,
-            &scene.colours,
-        );
-        scene
+        let size = prepared.background.dimensions();
+        let background_bytes = indexed::sizes(size, &background, &colours);
+        // A board with one of the scene's figures on every cell, in turn.
+        let mut full = prepared.background.clone();
+        let board = &canon.board;
+        let figures: Vec<Placed> = looks
+            .iter()
+            .filter_map(|look| forms(look, &[], engine::board::Cell(0)).into_iter().next())
+            .collect();
+        for (cell, figure) in board.cells().zip(figures.iter().cycle()) {
+            let placed = Placed {
+                cell,
+                ..figure.clone()
+            };
+            draw_figure(&mut full, &prepared.layout, &placed, &canon);
+        }
+        let full: Vec<u8> = full.pixels().map(|p| index(packed(&p.0))).collect();
+        let cells = if figures.is_empty() { 0 } else { board.len() };
+        let figure_bytes = indexed::sizes(size, &full, &colours)
+            .iter()
+            .zip(&background_bytes)
+            .map(|(&full, &bare)| full.saturating_sub(bare) as f32 / cells.max(1) as f32)
+            .collect();
+        Scene {
+            looks,
+            colours,
+            table,
+            background,
+            backdrop,
+            background_bytes,
+            figure_bytes,
+            tiles: Mutex::new(Tiles::default()),
+        }
     }
 
     /// Forgets every figure box met.
     pub(crate) fn forget_figure_boxes(&self) {
-        self.tiles.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        *self.lock_tiles() = Tiles::default();
+    }
+
+    fn lock_tiles(&self) -> std::sync::MutexGuard<'_, Tiles> {
+        self.tiles.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The palette.
@@ -147,21 +231,19 @@ impl Scene {
         &self.colours
     }
 
-    /// Which way of `indexed::ATTEMPTS` to try first for a board of `figures` figures of
-    /// `figure_px` pixels: the first in which the background and that many figures are
-    /// foreseen within the budget. Measured on the benchmark's boards, a figure adds about
-    /// 0.15 bytes per pixel of its square at the fastest way, less at the tighter ones as the
-    /// background does; trying a way bound to fail would be time lost.
-    pub(crate) fn first_attempt(&self, figures: usize, figure_px: f32) -> usize {
-        let fastest = self.background_bytes.first().copied().unwrap_or(1).max(1) as f32;
-        let per_figure = figure_px * figure_px * 0.15;
+    /// Which way of `indexed::ATTEMPTS` to try first for a board of `figures` figures: the
+    /// first in which the background and that many figures are foreseen within the budget
+    /// with a twentieth to spare (the foresight is within a few kilobytes, and a way tried in
+    /// vain costs its time as well); never the last way, which only a board that proved
+    /// too heavy for the one before it needs.
+    pub(crate) fn first_attempt(&self, figures: usize) -> usize {
+        let room = indexed::PNG_BUDGET as f32 * 0.95;
+        let tightest = self.background_bytes.len().saturating_sub(2);
         self.background_bytes
             .iter()
-            .position(|&bytes| {
-                let foreseen = bytes as f32 * (1.0 + figures as f32 * per_figure / fastest);
-                foreseen <= indexed::PNG_BUDGET as f32
-            })
-            .unwrap_or(self.background_bytes.len().saturating_sub(1))
+            .zip(&self.figure_bytes)
+            .position(|(&bare, &each)| bare as f32 + figures as f32 * each <= room)
+            .map_or(tightest, |first| first.min(tightest))
     }
 
     /// `img`, a board of this scene drawn over `background` where `drawn` says, as palette
@@ -200,21 +282,35 @@ impl Scene {
                 );
             }
         }
-        let mut tiles = self.tiles.lock().unwrap_or_else(|e| e.into_inner());
-        if tiles.len() > TILES_KEPT {
-            tiles.clear();
-        }
-        for &[x0, y0, x1, y1] in &drawn.figures {
-            let (x0, x1) = (x0 as usize, x1 as usize);
-            let stride = width * 3;
-            let box_rows = || {
-                (y0 as usize..y1 as usize)
-                    .map(|y| &img.as_raw()[y * stride + x0 * 3..y * stride + x1 * 3])
-            };
-            let key = box_hash(box_rows(), x1 - x0);
-            if let Some(tile) = tiles.get(&key) {
-                if tile.width == x1 - x0 && tile.rgb.chunks_exact(tile.width * 3).eq(box_rows()) {
-                    for (y, indices) in (y0 as usize..).zip(tile.indices.chunks_exact(tile.width)) {
+        // The boxes met before, found under the lock; compared and copied outside it.
+        let stride = width * 3;
+        let boxes: Vec<([usize; 4], u64)> = drawn
+            .figures
+            .iter()
+            .filter(|r| r[0] < r[2] && r[1] < r[3])
+            .map(|r| {
+                let r = r.map(|v| v as usize);
+                (r, box_hash(box_rows(img, r), r[2] - r[0]))
+            })
+            .collect();
+        let met: Vec<Option<Arc<Tile>>> = {
+            let tiles = self.lock_tiles();
+            boxes
+                .iter()
+                .map(|(_, key)| tiles.boxes.get(key).cloned())
+                .collect()
+        };
+        let mut new_tiles = Vec::new();
+        for ((rect, key), tile) in boxes.into_iter().zip(met) {
+            let [x0, y0, x1, y1] = rect;
+            if let Some(tile) = tile {
+                if tile.width == x1 - x0
+                    && tile
+                        .rgb
+                        .chunks_exact(tile.width * 3)
+                        .eq(box_rows(img, rect))
+                {
+                    for (y, indices) in (y0..).zip(tile.indices.chunks_exact(tile.width)) {
                         out[y * width + x0..y * width + x1].copy_from_slice(indices);
                     }
                     continue;
@@ -222,10 +318,10 @@ impl Scene {
             }
             let mut tile = Tile {
                 width: x1 - x0,
-                rgb: Vec::with_capacity((x1 - x0) * (y1 - y0) as usize * 3),
-                indices: Vec::with_capacity((x1 - x0) * (y1 - y0) as usize),
+                rgb: Vec::with_capacity((x1 - x0) * (y1 - y0) * 3),
+                indices: Vec::with_capacity((x1 - x0) * (y1 - y0)),
             };
-            for y in y0 as usize..y1 as usize {
+            for y in y0..y1 {
                 let out_row = &mut out[y * width..(y + 1) * width];
                 mapper.map(
                     img,
@@ -238,7 +334,13 @@ impl Scene {
                     .extend_from_slice(&img.as_raw()[y * stride + x0 * 3..y * stride + x1 * 3]);
                 tile.indices.extend_from_slice(&out_row[x0..x1]);
             }
-            tiles.insert(key, tile);
+            new_tiles.push((key, Arc::new(tile)));
+        }
+        if !new_tiles.is_empty() {
+            let mut tiles = self.lock_tiles();
+            for (key, tile) in new_tiles {
+                tiles.insert(key, tile);
+            }
         }
         out
     }
@@ -263,24 +365,24 @@ impl Scene {
             _ => (&backdrop.rgb, &backdrop.indices),
         }
     }
+}
 
-    /// The palette index `colour` is drawn with: its own, or its nearest colour's.
-    #[inline(always)]
-    fn index_of(&self, colour: u32, misses: &mut HashMap<u32, u8>) -> u8 {
-        match self.table.get(colour) {
-            Some(index) => index,
-            None => self.unforeseen(colour, misses),
-        }
+/// The palette index `colour` is drawn with: its own (or its nearest colour's, if the scene
+/// foresaw it but found no place for it), from the table; for a shade the scene did not
+/// foresee, its nearest colour's, found once per picture.
+#[inline(always)]
+fn lookup(table: &ColourTable, colours: &[Rgb8], colour: u32, misses: &mut HashMap<u32, u8>) -> u8 {
+    match table.get(colour) {
+        Some(index) => index,
+        None => unforeseen(colours, colour, misses),
     }
+}
 
-    /// The index of a shade the scene did not foresee (a few pixels where two figures' edges
-    /// or two glyphs meet): its nearest colour's, found once per picture.
-    #[cold]
-    fn unforeseen(&self, colour: u32, misses: &mut HashMap<u32, u8>) -> u8 {
-        *misses
-            .entry(colour)
-            .or_insert_with(|| nearest(&self.colours, unpacked(colour)))
-    }
+#[cold]
+fn unforeseen(colours: &[Rgb8], colour: u32, misses: &mut HashMap<u32, u8>) -> u8 {
+    *misses
+        .entry(colour)
+        .or_insert_with(|| nearest(colours, unpacked(colour)))
 }
 
 /// A row of the colour around the board, for the rows a long caption adds above it.
@@ -289,8 +391,29 @@ struct Backdrop {
     indices: Vec<u8>,
 }
 
-/// How many figure boxes a scene keeps the indices of (a few games' worth of boards).
-const TILES_KEPT: usize = 2048;
+/// How many bytes of figure boxes a scene keeps (a few games' worth of boards); past that it
+/// starts afresh.
+const TILE_BYTES_KEPT: usize = 4 << 20;
+
+/// The figure boxes a scene met, by the hash of their colours.
+#[derive(Default)]
+struct Tiles {
+    boxes: HashMap<u64, Arc<Tile>>,
+    bytes: usize,
+}
+
+impl Tiles {
+    fn insert(&mut self, key: u64, tile: Arc<Tile>) {
+        let bytes = tile.rgb.len() + tile.indices.len();
+        if self.bytes + bytes > TILE_BYTES_KEPT {
+            *self = Tiles::default();
+        }
+        self.bytes += bytes;
+        if let Some(old) = self.boxes.insert(key, tile) {
+            self.bytes -= old.rgb.len() + old.indices.len();
+        }
+    }
+}
 
 /// The colours of a box a figure was drawn in, and their indices.
 struct Tile {
@@ -299,19 +422,33 @@ struct Tile {
     indices: Vec<u8>,
 }
 
-/// A hash of a box's rows of colours, to find the same box again (then compared whole).
+/// The rows of colours of box `[left, top, right, bottom]` of `img`.
+fn box_rows(img: &RgbImage, [x0, y0, x1, y1]: [usize; 4]) -> impl Iterator<Item = &[u8]> {
+    let stride = img.width() as usize * 3;
+    (y0..y1).map(move |y| &img.as_raw()[y * stride + x0 * 3..y * stride + x1 * 3])
+}
+
+/// A hash of a box's rows of colours, to find the same box again. Every other row is enough:
+/// a box found is compared whole, and a box that differs only in the rows left out takes the
+/// place of the one it was taken for. Four words are mixed at a time, each into its own lane.
 fn box_hash<'a>(rows: impl Iterator<Item = &'a [u8]>, width: usize) -> u64 {
-    let mut h = width as u64;
-    for row in rows {
-        let (words, rest) = row.as_chunks::<8>();
-        for w in words {
-            h = (h.rotate_left(5) ^ u64::from_le_bytes(*w)).wrapping_mul(0x517c_c1b7_2722_0a95);
+    const MIX: u64 = 0x517c_c1b7_2722_0a95;
+    let mut lanes = [width as u64, 1, 2, 3];
+    for row in rows.step_by(2) {
+        let (quads, rest) = row.as_chunks::<32>();
+        for quad in quads {
+            let (words, _) = quad.as_chunks::<8>();
+            for (lane, word) in lanes.iter_mut().zip(words) {
+                *lane = (lane.rotate_left(5) ^ u64::from_le_bytes(*word)).wrapping_mul(MIX);
+            }
         }
         for &b in rest {
-            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
+            lanes[0] = (lanes[0].rotate_left(5) ^ u64::from(b)).wrapping_mul(MIX);
         }
     }
-    h
+    lanes.iter().fold(0, |h: u64, &lane| {
+        (h.rotate_left(5) ^ lane).wrapping_mul(MIX)
+    })
 }
 
 /// Looks up the pixels drawn over, remembering the last colour and the unforeseen ones.
@@ -366,7 +503,15 @@ impl Mapper<'_> {
         }
         let colour = packed(&p);
         if colour != self.last.0 {
-            self.last = (colour, self.scene.index_of(colour, &mut self.misses));
+            self.last = (
+                colour,
+                lookup(
+                    &self.scene.table,
+                    &self.scene.colours,
+                    colour,
+                    &mut self.misses,
+                ),
+            );
         }
         self.last.1
     }
@@ -381,17 +526,29 @@ pub(crate) struct DrawnOver {
     width: u32,
     /// How many rows lower than the prepared background the board is (under a caption of
     /// several lines); the rows above are the colour around the board.
-    pub extra: u32,
+    extra: u32,
+    /// The colours of the armies the caption marks.
+    caption_armies: Vec<usize>,
 }
 
 impl DrawnOver {
-    pub(crate) fn new(width: u32, height: u32, extra: u32) -> DrawnOver {
+    pub(crate) fn new(
+        width: u32,
+        height: u32,
+        extra: u32,
+        caption_armies: Vec<usize>,
+    ) -> DrawnOver {
         DrawnOver {
             spans: vec![(u32::MAX, 0); height as usize],
             figures: Vec::new(),
             width,
             extra,
+            caption_armies,
         }
+    }
+
+    pub(crate) fn caption_armies(&self) -> &[usize] {
+        &self.caption_armies
     }
 
     /// A rectangle (left, top, right, bottom) as whole pixels inside the picture.
@@ -415,7 +572,7 @@ impl DrawnOver {
     /// Marks the pixels of a rectangle (left, top, right, bottom) as drawn over.
     pub(crate) fn mark(&mut self, left: f32, top: f32, right: f32, bottom: f32) {
         let [x0, y0, x1, y1] = self.pixels(left, top, right, bottom);
-        for span in &mut self.spans[y0 as usize..y1 as usize] {
+        for span in &mut self.spans[y0 as usize..y1.max(y0) as usize] {
             span.0 = span.0.min(x0);
             span.1 = span.1.max(x1);
         }
@@ -433,39 +590,38 @@ impl DrawnOver {
 
 /// The index of the colour nearest `c` (the first of equally near ones).
 fn nearest(colours: &[Rgb8], c: Rgb8) -> u8 {
-    let distance = |p: &Rgb8| -> i32 {
-        (0..3)
-            .map(|i| (i32::from(p[i]) - i32::from(c[i])).pow(2))
-            .sum()
-    };
-    let mut best = 0;
-    for (i, p) in colours.iter().enumerate() {
-        if distance(p) < distance(&colours[best]) {
-            best = i;
-        }
-    }
-    best as u8
+    let distances: Vec<f32> = colours
+        .iter()
+        .map(|p| {
+            (0..3)
+                .map(|i| (f32::from(p[i]) - f32::from(c[i])).powi(2))
+                .sum()
+        })
+        .collect();
+    indexed::nearest_of(&distances).1 as u8
 }
 
-/// Every shade a board of the scene can hold, with a weight after how often it is seen.
-fn foreseen_shades(prepared: &Prepared, view: &View, figures: &[Appearance]) -> Vec<(Rgb8, u32)> {
+/// Every shade a board of the scene can hold, with a weight after how often it is seen
+/// (`view`'s armies are their colours).
+fn foreseen_shades(prepared: &Prepared, view: &View, looks: &[Look]) -> Vec<(Rgb8, u32)> {
     let mut counts: HashMap<Rgb8, u32> = HashMap::new();
     let background = &prepared.background;
     for p in background.pixels() {
         *counts.entry(p.0).or_default() += 1;
     }
     // The background under each tint, less often seen.
+    let ring = |shade: Rgb8| {
+        let shaded = palette::mix(shade, SHADE_TINT.0, SHADE_TINT.1);
+        palette::mix(shaded, LAST_MOVE_RING.0, LAST_MOVE_RING.1)
+    };
     let plain: Vec<(Rgb8, u32)> = counts.iter().map(|(&c, &n)| (c, n)).collect();
     for &(shade, n) in &plain {
         for (tint, t) in TINTS {
             *counts.entry(palette::mix(shade, tint, t)).or_default() += (n / 16).max(1);
         }
-        let shaded = palette::mix(shade, palette::SHADED, 0.45);
-        *counts
-            .entry(palette::mix(shaded, RING.0, RING.1))
-            .or_default() += (n / 16).max(1);
+        *counts.entry(ring(shade)).or_default() += (n / 16).max(1);
     }
-    // Every figure over every shade a cell can take.
+    // Every look of figure over every shade a cell can take.
     let board = &view.board;
     let mut unders = vec![palette::BACKGROUND];
     let mut cell_shades: Vec<Rgb8> = board.cells().map(|c| cell_colour(board, c)).collect();
@@ -473,12 +629,19 @@ fn foreseen_shades(prepared: &Prepared, view: &View, figures: &[Appearance]) -> 
     cell_shades.dedup();
     for shade in cell_shades {
         unders.push(shade);
-        for (tint, t) in TINTS {
-            unders.push(palette::mix(shade, tint, t));
-        }
-        let shaded = palette::mix(shade, palette::SHADED, 0.45);
-        unders.push(palette::mix(shaded, RING.0, RING.1));
+        unders.extend(TINTS.iter().map(|&(tint, t)| palette::mix(shade, tint, t)));
+        unders.push(ring(shade));
     }
+    let layers: Vec<Layer> = looks
+        .iter()
+        .filter_map(|look| match *look {
+            Look::Layer { colour, king, .. } => Some(Layer {
+                army: Seat(colour as u8),
+                king,
+            }),
+            _ => None,
+        })
+        .collect();
     if let Some(cell) = board.cells().next() {
         let layout = &prepared.layout;
         let (cx, cy) = layout.figure_centre(cell);
@@ -490,33 +653,43 @@ fn foreseen_shades(prepared: &Prepared, view: &View, figures: &[Appearance]) -> 
         let y1 = ((cy + reach).ceil() as u32).min(h);
         for &under in &unders {
             let mut img = RgbImage::from_pixel(w, h, palette::rgb(under));
-            for look in figures {
-                let placed = Placed {
-                    cell,
-                    ..look.placed.clone()
-                };
-                draw_figure(&mut img, layout, &placed, view);
-                for y in y0..y1 {
-                    for x in x0..x1 {
-                        let p = img.get_pixel_mut(x, y);
-                        if p.0 != under {
-                            *counts.entry(p.0).or_default() += 1;
-                            p.0 = under;
+            for look in looks {
+                // A look's forms (each digit, each checker under it) are counted as one: each
+                // shade as often as the form that shows it most.
+                let mut seen: HashMap<Rgb8, u32> = HashMap::new();
+                for placed in forms(look, &layers, cell) {
+                    draw_figure(&mut img, layout, &placed, view);
+                    let mut form: HashMap<Rgb8, u32> = HashMap::new();
+                    for y in y0..y1 {
+                        for x in x0..x1 {
+                            let p = img.get_pixel_mut(x, y);
+                            if p.0 != under {
+                                *form.entry(p.0).or_default() += 1;
+                                p.0 = under;
+                            }
                         }
                     }
+                    for (shade, n) in form {
+                        let most = seen.entry(shade).or_default();
+                        *most = (*most).max(n);
+                    }
+                }
+                for (shade, n) in seen {
+                    *counts.entry(shade).or_default() += n;
                 }
             }
         }
     }
     // The caption: each army's marker and the text, over the backdrop.
     let mut marker = RgbImage::from_pixel(24, 24, palette::rgb(palette::BACKGROUND));
-    for army in 0..view.players.len() {
-        let colour = view.colour_of(Seat(army as u8));
-        sprite::sprite(Kind::Man, colour, 16).draw_centred(&mut marker, 12.0, 12.0);
-        for p in marker.pixels_mut() {
-            if p.0 != palette::BACKGROUND {
-                *counts.entry(p.0).or_default() += 8;
-                p.0 = palette::BACKGROUND;
+    for look in looks {
+        if let Look::Army(colour) = *look {
+            sprite::sprite(Kind::Man, colour, 16).draw_centred(&mut marker, 12.0, 12.0);
+            for p in marker.pixels_mut() {
+                if p.0 != palette::BACKGROUND {
+                    *counts.entry(p.0).or_default() += 8;
+                    p.0 = palette::BACKGROUND;
+                }
             }
         }
     }
@@ -531,14 +704,62 @@ fn foreseen_shades(prepared: &Prepared, view: &View, figures: &[Appearance]) -> 
     shades
 }
 
-#[inline]
-fn packed(p: &[u8]) -> u32 {
-    u32::from(p[0]) << 16 | u32::from(p[1]) << 8 | u32::from(p[2])
-}
-
-#[inline]
-fn unpacked(c: u32) -> Rgb8 {
-    [(c >> 16) as u8, (c >> 8) as u8, c as u8]
+/// The figures that show every shade of a look, on `cell` (armies standing for their
+/// colours): its number or count as each digit; a checker of a stack alone and over each
+/// checker of the scene's stacks.
+fn forms(look: &Look, layers: &[Layer], cell: engine::board::Cell) -> Vec<Placed> {
+    let digits = |counted: bool| if counted { 0..=9 } else { 0..=0 };
+    match look {
+        Look::Figure {
+            colour,
+            figure,
+            numbered,
+            markers,
+        } => {
+            let counted = markers.contains(&MarkerLook::Adrenaline);
+            digits(*numbered || counted)
+                .map(|d| Placed {
+                    cell,
+                    army: Seat(*colour as u8),
+                    figure: figure.clone(),
+                    number: numbered.then_some(d),
+                    markers: markers
+                        .iter()
+                        .map(|m| match *m {
+                            MarkerLook::ZombieCoin => Marker::ZombieCoin,
+                            MarkerLook::Checker(c) => Marker::Checker(Seat(c as u8)),
+                            MarkerLook::MirrorSide => Marker::MirrorSide,
+                            MarkerLook::Dead => Marker::Dead,
+                            MarkerLook::Adrenaline => Marker::Adrenaline(d),
+                        })
+                        .collect(),
+                })
+                .collect()
+        }
+        &Look::Layer {
+            colour,
+            king,
+            numbered,
+        } => {
+            let top = Layer {
+                army: Seat(colour as u8),
+                king,
+            };
+            let stack = |layers: Vec<Layer>, number: Option<u8>| Placed {
+                cell,
+                army: top.army,
+                figure: Figure::Stack(layers),
+                number,
+                markers: Vec::new(),
+            };
+            let mut forms: Vec<Placed> = digits(numbered)
+                .map(|d| stack(vec![top], numbered.then_some(d)))
+                .collect();
+            forms.extend(layers.iter().map(|&under| stack(vec![under, top], None)));
+            forms
+        }
+        Look::Army(_) => Vec::new(),
+    }
 }
 
 /// Packed colours and their palette indices, in an open-addressing table built once: each
@@ -616,28 +837,96 @@ mod tests {
         game.view(&state, viewer).unwrap()
     }
 
+    /// A scene chosen afresh (not taken from the cache) for `view`'s looks.
     fn scene_of(view: &View) -> Scene {
-        let prepared = crate::prepared(view);
-        let looks: Vec<(usize, &Placed)> = view
-            .figures
-            .iter()
-            .map(|p| (view.colour_of(p.army), p))
-            .collect();
-        Scene::new(&prepared, view, appearances(&looks))
+        let (_, prepared, drawn) = crate::compose(view);
+        Scene::new(&prepared, view, looks(view, drawn.caption_armies()))
     }
 
-    /// A scene's palette depends on its set of figures, not on where they stand: the start and
-    /// a position after it (the same figures, moved) choose the same colours.
+    /// A scene's palette depends on its set of looks, not on where the figures stand nor in
+    /// which order the view lists them: the start, and a later position with the same figures
+    /// listed backwards, choose the same colours.
     #[test]
-    fn the_palette_is_the_same_for_the_same_figures_wherever_they_stand() {
+    fn the_palette_is_the_same_for_the_same_looks_wherever_they_stand() {
         let game = registry::variant("chess").unwrap();
         let mut state = game.setup(&Options::new(), 2, 0).unwrap();
         let before = game.view(&state, Viewer::Spectator).unwrap();
         for (seat, text) in [(0, "e4"), (1, "Nf6")] {
             game.play(&mut state, Seat(seat), text).unwrap();
         }
-        let after = game.view(&state, Viewer::Spectator).unwrap();
+        let mut after = game.view(&state, Viewer::Spectator).unwrap();
+        after.figures.reverse();
         assert_eq!(scene_of(&before).colours, scene_of(&after).colours);
+    }
+
+    /// The looks leave out what changes move by move: checkers numbered differently share
+    /// a scene.
+    #[test]
+    fn numbers_on_figures_do_not_change_the_scene() {
+        let mut view = start("chess", 2, Viewer::Spectator);
+        for (n, placed) in view.figures.iter_mut().enumerate() {
+            placed.number = Some(n as u8);
+        }
+        let mut renumbered = view.clone();
+        for placed in &mut renumbered.figures {
+            placed.number = placed.number.map(|n| n + 40);
+        }
+        assert!(same_set(&looks(&view, &[]), &looks(&renumbered, &[])));
+        assert!(!same_set(
+            &looks(&view, &[]),
+            &looks(&start("chess", 2, Viewer::Spectator), &[])
+        ));
+    }
+
+    /// The fast ways (the background's indices where nothing was drawn, runs the same as the
+    /// background's, figure boxes met before) give each pixel exactly the index its colour
+    /// looks up: every variant at every player count, at its start and forty random actions
+    /// on, drawn twice (the second time from the boxes met the first).
+    #[test]
+    fn every_board_is_indexed_as_its_colours_look_up() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        for game in registry::variants() {
+            for &seats in game.info().seat_counts {
+                let mut state = game.setup(&Options::new(), seats, 1).unwrap();
+                for stage in 0..2 {
+                    for _ in 0..40 * stage {
+                        if game.outcome(&state).unwrap().is_some() {
+                            break;
+                        }
+                        let seat = game.prompts(&state).unwrap()[0].seat;
+                        let texts = game.legal_texts(&state, seat).unwrap();
+                        let text = texts[rng.gen_range(0..texts.len())].clone();
+                        game.play(&mut state, seat, &text).unwrap();
+                    }
+                    let view = game.view(&state, Viewer::Seat(Seat(0))).unwrap();
+                    if !view.cards.is_empty() || view.panel.is_some() {
+                        continue;
+                    }
+                    let (img, prepared, drawn) = crate::compose(&view);
+                    let scene = prepared.scene(&view, drawn.caption_armies());
+                    let mut misses = HashMap::new();
+                    let expected: Vec<u8> = img
+                        .pixels()
+                        .map(|p| lookup(&scene.table, &scene.colours, packed(&p.0), &mut misses))
+                        .collect();
+                    for time in ["first", "second"] {
+                        let indices = scene.indices(&img, &prepared.background, &drawn);
+                        let wrong = indices
+                            .iter()
+                            .zip(&expected)
+                            .filter(|(a, b)| a != b)
+                            .count();
+                        assert_eq!(
+                            wrong,
+                            0,
+                            "{} {seats} stage {stage}, {time} time: {wrong} pixels",
+                            game.info().id
+                        );
+                    }
+                }
+            }
+        }
     }
 
     /// Every colour a scene's board is drawn with is its nearest palette colour.
@@ -645,7 +934,7 @@ mod tests {
     fn each_pixel_is_its_nearest_palette_colour() {
         let view = start("chess", 2, Viewer::Spectator);
         let (img, prepared, drawn) = crate::compose(&view);
-        let scene = prepared.scene(&view);
+        let scene = prepared.scene(&view, drawn.caption_armies());
         let indices = scene.indices(&img, &prepared.background, &drawn);
         let distance = |a: Rgb8, b: Rgb8| -> i32 {
             (0..3)
@@ -669,15 +958,21 @@ mod tests {
         }
     }
 
-    /// Six armies of seventeen pieces on Tri-Chess's triangles are foreseen too heavy for the
-    /// fastest compression; an 8x8 chess board is not.
+    /// Six armies of seventeen pieces on Tri-Chess's triangles are too heavy for the fastest
+    /// compression, and foreseen so; an 8x8 chess board is not.
     #[test]
     fn a_crowded_board_starts_with_a_tighter_compression() {
-        let tri = start("tri-chess", 6, Viewer::Seat(Seat(3)));
-        let px = crate::prepared(&tri).layout.figure_px;
-        assert!(scene_of(&tri).first_attempt(tri.figures.len(), px) > 0);
-        let chess = start("chess", 2, Viewer::Spectator);
-        let px = crate::prepared(&chess).layout.figure_px;
-        assert_eq!(scene_of(&chess).first_attempt(chess.figures.len(), px), 0);
+        for (view, crowded) in [
+            (start("tri-chess", 6, Viewer::Seat(Seat(3))), true),
+            (start("chess", 2, Viewer::Spectator), false),
+        ] {
+            let (img, prepared, drawn) = crate::compose(&view);
+            let scene = scene_of(&view);
+            let indices = scene.indices(&img, &prepared.background, &drawn);
+            let fastest = indexed::sizes(img.dimensions(), &indices, &scene.colours)[0];
+            assert_eq!(fastest > indexed::PNG_BUDGET, crowded, "{fastest} bytes");
+            let first = scene.first_attempt(view.figures.len());
+            assert_eq!(first > 0, crowded);
+        }
     }
 }

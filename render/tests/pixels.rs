@@ -873,6 +873,7 @@ fn every_board_image_is_at_most_sixty_kilobytes() {
     use rand::{Rng, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
     let mut largest = (0, String::new());
+    let mut farthest = (0, String::new());
     for game in registry::variants() {
         for &seats in game.info().seat_counts {
             let mut state = game.setup(&Options::new(), seats, 1).unwrap();
@@ -901,6 +902,9 @@ fn every_board_image_is_at_most_sixty_kilobytes() {
                         .max()
                         .unwrap_or(0);
                     assert!(off <= 32, "{what}: a pixel off by {off}");
+                    if off > farthest.0 {
+                        farthest = (off, what.clone());
+                    }
                     assert!(
                         png.len() <= render::PNG_BUDGET,
                         "{what}: {} bytes",
@@ -934,6 +938,7 @@ fn every_board_image_is_at_most_sixty_kilobytes() {
     assert!(share < 0.02, "{changed} pixels differ ({share:.4})");
     assert!(worst <= 8, "a pixel differs by {worst}");
     eprintln!(
-        "largest board image: {largest:?}; chess start: {changed} pixels off, at most {worst}"
+        "largest board image: {largest:?}; farthest pixel: {farthest:?}; \
+         chess start: {changed} pixels off, at most {worst}"
     );
 }
