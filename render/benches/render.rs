@@ -1,6 +1,8 @@
 //! Rendering and encoding a board, as done after every move: an 8x8 chess middlegame, a
-//! 12x12 board with Adams' four Doubles Chess armies, and Caverly's Trimens board of 258
-//! numbered triangles seen by the second player (turned 120 degrees).
+//! 12x12 board with Adams' four Doubles Chess armies, Caverly's Trimens board of 258
+//! numbered triangles seen by the second player (turned 120 degrees), and six-army Tri-Chess;
+//! each the same board again and again, and the positions of a game of the same board, each
+//! drawn for the first time.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 
@@ -89,8 +91,14 @@ fn game_views(variant: &str, seats: usize, plies: usize) -> Vec<View> {
 fn bench(c: &mut Criterion) {
     // As a game meets them: each position drawn for the first time, right after the one
     // before it (whose figure boxes, the unmoved pieces', are met again).
-    for (name, variant, seats) in [("8x8", "chess", 2), ("tri-chess-6", "tri-chess", 6)] {
+    for (name, variant, seats) in [
+        ("8x8", "chess", 2),
+        ("12x12", "doubles", 4),
+        ("triangles", "trimens", 3),
+        ("tri-chess-6", "tri-chess", 6),
+    ] {
         let views = game_views(variant, seats, 60);
+        assert!(views.len() > 2, "{variant}: the game ended at once");
         let mut at = 0;
         c.bench_function(&format!("render_png/{name} after each move"), |b| {
             b.iter_batched(

@@ -17,8 +17,8 @@ const PALETTE_SIZE: usize = 256;
 const COMMON_SHADES: usize = 192;
 
 /// The ways a board is compressed, fastest first: most boards at level 1 with each row stored
-/// against the row above (a board's rows mostly repeat); the busiest (the larger triangular
-/// boards, with two hundred numbered triangles or more) tighter.
+/// against the row above (a board's rows mostly repeat); the busiest (crowded triangular
+/// boards, whose diagonal edges make every row unlike the one above) tighter.
 const ATTEMPTS: [(png::DeflateCompression, png::Filter); 4] = [
     (png::DeflateCompression::Level(1), png::Filter::Up),
     (png::DeflateCompression::Level(2), png::Filter::NoFilter),

@@ -4,7 +4,9 @@
 //! code. Everything that does not change between moves is prepared once and cached: each
 //! board's background for each viewing side (cells, coordinates, square names, wrap hints),
 //! piece sprites per army and size, and text glyphs. A render copies the background, tints the
-//! highlighted cells, blits the sprites, writes the caption and encodes.
+//! highlighted cells, blits the sprites and writes the caption, noting where it drew; then it
+//! turns the picture into palette indices with the palette of its scene (`scene`), looking up
+//! only what was drawn over the background, and compresses them.
 //!
 //! ```
 //! use engine::registry;
@@ -130,13 +132,6 @@ fn compose(view: &View) -> (RgbImage, Arc<Prepared>, scene::DrawnOver) {
     {
         drawn.mark_polygon(&layout.polygon(board, cell));
     }
-    for placed in &view.figures {
-        // Every part of a figure (markers in its corners, a stack's badge) stays within
-        // about half its size of its centre.
-        let (cx, cy) = layout.figure_centre(placed.cell);
-        let reach = layout.figure_px * 0.5 + 3.0;
-        drawn.mark_figure(cx - reach, cy - reach, cx + reach, cy + reach);
-    }
     // Tinted rather than repainted, so that a square's name stays on it.
     for &(cell, _) in &view.tinted {
         tint_polygon(&mut img, &layout.polygon(board, cell), SHADE_TINT);
@@ -157,7 +152,8 @@ fn compose(view: &View) -> (RgbImage, Arc<Prepared>, scene::DrawnOver) {
         tint_polygon(&mut img, &layout.polygon(board, cell), CHECK_TINT);
     }
     for placed in &view.figures {
-        draw_figure(&mut img, layout, placed, view);
+        let [left, top, right, bottom] = draw_figure(&mut img, layout, placed, view);
+        drawn.mark_box(left, top, right, bottom);
     }
     draw_caption(&mut img, layout, view, &caption);
     if !view.cards.is_empty() {
@@ -622,7 +618,9 @@ fn draw_wrap_hints(img: &mut RgbImage, board: &Board, layout: &Layout) {
     }
 }
 
-fn draw_figure(img: &mut RgbImage, layout: &Layout, placed: &Placed, view: &View) {
+/// Draws a figure in its cell; gives the box its pixels cover (left, top, right, bottom).
+fn draw_figure(img: &mut RgbImage, layout: &Layout, placed: &Placed, view: &View) -> [f32; 4] {
+    let mut bounds = Bounds::default();
     let (cx, cy) = layout.figure_centre(placed.cell);
     let cell = layout.figure_px;
     let army = view.colour_of(placed.army);
@@ -631,31 +629,35 @@ fn draw_figure(img: &mut RgbImage, layout: &Layout, placed: &Placed, view: &View
     let mut number_at = ((cx, cy), cell * 0.34);
     match &placed.figure {
         // A dead piece is greyed: it plays no more and is part of the board.
-        Figure::Chess(role) if placed.markers.contains(&Marker::Dead) => sprite::sprite(
-            Kind::Chess(*role),
-            army,
-            (cell * 0.9) as u32,
-        )
-        .draw_centred_faded(img, (cx, cy), palette::DEAD, 0.6),
-        Figure::Chess(role) => {
-            sprite::sprite(Kind::Chess(*role), army, (cell * 0.9) as u32).draw_centred(img, cx, cy)
-        }
-        Figure::Man => {
-            sprite::sprite(Kind::Man, army, (cell * 0.84) as u32).draw_centred(img, cx, cy)
-        }
+        Figure::Chess(role) if placed.markers.contains(&Marker::Dead) => bounds.add(
+            sprite::sprite(Kind::Chess(*role), army, (cell * 0.9) as u32).draw_centred_faded(
+                img,
+                (cx, cy),
+                palette::DEAD,
+                0.6,
+            ),
+        ),
+        Figure::Chess(role) => bounds.add(
+            sprite::sprite(Kind::Chess(*role), army, (cell * 0.9) as u32).draw_centred(img, cx, cy),
+        ),
+        Figure::Man => bounds
+            .add(sprite::sprite(Kind::Man, army, (cell * 0.84) as u32).draw_centred(img, cx, cy)),
         Figure::CheckersKing if placed.number.is_some() => {
             // The number keeps the middle clear of the crown: a smaller crown stands above it.
-            sprite::sprite(Kind::Man, army, (cell * 0.84) as u32).draw_centred(img, cx, cy);
-            sprite::sprite(Kind::Crown, 0, (cell * 0.3) as u32).draw_centred(
-                img,
-                cx,
-                cy - cell * 0.17,
+            bounds.add(
+                sprite::sprite(Kind::Man, army, (cell * 0.84) as u32).draw_centred(img, cx, cy),
+            );
+            bounds.add(
+                sprite::sprite(Kind::Crown, 0, (cell * 0.3) as u32).draw_centred(
+                    img,
+                    cx,
+                    cy - cell * 0.17,
+                ),
             );
             number_at = ((cx, cy + cell * 0.11), cell * 0.26);
         }
-        Figure::CheckersKing => {
-            sprite::sprite(Kind::King, army, (cell * 0.84) as u32).draw_centred(img, cx, cy)
-        }
+        Figure::CheckersKing => bounds
+            .add(sprite::sprite(Kind::King, army, (cell * 0.84) as u32).draw_centred(img, cx, cy)),
         Figure::Stack(layers) => {
             let width = (cell * 0.78) as u32;
             let disc_h = sprite::disc_height(width) as f32;
@@ -665,12 +667,14 @@ fn draw_figure(img: &mut RgbImage, layout: &Layout, placed: &Placed, view: &View
             let height = disc_h + step * (n - 1.0);
             for (i, layer) in layers.iter().enumerate() {
                 let y = cy + height / 2.0 - disc_h / 2.0 - step * i as f32;
-                sprite::sprite(
-                    Kind::Disc { king: layer.king },
-                    view.colour_of(layer.army),
-                    width,
-                )
-                .draw_centred(img, cx, y);
+                bounds.add(
+                    sprite::sprite(
+                        Kind::Disc { king: layer.king },
+                        view.colour_of(layer.army),
+                        width,
+                    )
+                    .draw_centred(img, cx, y),
+                );
             }
             if let Some(top) = layers.last() {
                 top_colour = palette::army(view.colour_of(top.army)).fill;
@@ -681,13 +685,13 @@ fn draw_figure(img: &mut RgbImage, layout: &Layout, placed: &Placed, view: &View
             if layers.len() > 1 {
                 let badge = (cell * 0.3) as u32;
                 let (bx, by) = (cx + cell * 0.3, cy + cell * 0.3);
-                sprite::sprite(Kind::Tar, 0, badge).draw_centred(img, bx, by);
-                text::draw_centred(
+                bounds.add(sprite::sprite(Kind::Tar, 0, badge).draw_centred(img, bx, by));
+                bounds.add(text::draw_centred(
                     img,
                     &layers.len().to_string(),
                     (bx, by),
                     Ink::new(badge * 2 / 3, true, palette::PAPER),
-                );
+                ));
             }
         }
     }
@@ -695,40 +699,73 @@ fn draw_figure(img: &mut RgbImage, layout: &Layout, placed: &Placed, view: &View
         // Dark or light after the checker it is written on, ringed in the other.
         let ink = palette::ink_on(top_colour);
         let (at, size) = number_at;
-        text::draw_centred_outlined(
+        bounds.add(text::draw_centred_outlined(
             img,
             &n.to_string(),
             at,
             Ink::new(size as u32, true, ink),
             palette::ink_on(ink),
-        );
+        ));
     }
     let marker = (cell * 0.32) as u32;
     let corner = cell * 0.33;
     for m in &placed.markers {
         match m {
-            Marker::ZombieCoin => sprite::sprite(Kind::ZombieCoin, 0, marker).draw_centred(
-                img,
-                cx - corner,
-                cy - corner,
-            ),
-            Marker::Checker(owner) => sprite::sprite(Kind::Token, view.colour_of(*owner), marker)
-                .draw_centred(img, cx - corner, cy + corner),
-            Marker::MirrorSide => {
-                sprite::sprite(Kind::Mirror, 0, marker).draw_centred(img, cx + corner, cy + corner)
+            Marker::ZombieCoin => {
+                bounds.add(sprite::sprite(Kind::ZombieCoin, 0, marker).draw_centred(
+                    img,
+                    cx - corner,
+                    cy - corner,
+                ))
             }
+            Marker::Checker(owner) => bounds.add(
+                sprite::sprite(Kind::Token, view.colour_of(*owner), marker).draw_centred(
+                    img,
+                    cx - corner,
+                    cy + corner,
+                ),
+            ),
+            Marker::MirrorSide => bounds.add(sprite::sprite(Kind::Mirror, 0, marker).draw_centred(
+                img,
+                cx + corner,
+                cy + corner,
+            )),
             // Drawn with the figure itself.
             Marker::Dead => {}
             Marker::Adrenaline(count) => {
                 let (bx, by) = (cx + corner, cy - corner);
-                sprite::sprite(Kind::Badge, 0, marker).draw_centred(img, bx, by);
-                text::draw_centred(
+                bounds.add(sprite::sprite(Kind::Badge, 0, marker).draw_centred(img, bx, by));
+                bounds.add(text::draw_centred(
                     img,
                     &count.to_string(),
                     (bx, by),
                     Ink::new(marker * 2 / 3, true, palette::PAPER),
-                );
+                ));
             }
+        }
+    }
+    bounds.0
+}
+
+/// The box (left, top, right, bottom) around boxes added to it; empty, it is inside out.
+struct Bounds([f32; 4]);
+
+impl Default for Bounds {
+    fn default() -> Bounds {
+        Bounds([f32::MAX, f32::MAX, f32::MIN, f32::MIN])
+    }
+}
+
+impl Bounds {
+    fn add(&mut self, [left, top, right, bottom]: [f32; 4]) {
+        if left < right && top < bottom {
+            let b = &mut self.0;
+            *b = [
+                b[0].min(left),
+                b[1].min(top),
+                b[2].max(right),
+                b[3].max(bottom),
+            ];
         }
     }
 }

@@ -4,17 +4,19 @@
 //!
 //! A scene's palette is chosen from every shade its boards can hold: the background's, the
 //! background's under each tint (last move, check, shadow), each look of figure drawn over every
-//! cell shade (plain and tinted) with every digit a number on it can show, and the caption's
-//! text and army markers. A look leaves out what changes move by move (the number on a checker,
-//! an Adrenaline count, the height of a stack), so a game keeps its scene for long stretches;
-//! and the palette depends only on the prepared board and the set of looks, never on which
-//! board of a game was drawn first. A shade no scene foresaw (a few pixels where two glyphs
-//! meet) is drawn as its nearest palette colour.
+//! cell shade (plain and tinted) with each digit a number on it can show and with the scene's
+//! markers, and text (the caption's, and counts on badges) at every coverage. A look leaves
+//! out what changes move by move (the number on a checker, an Adrenaline count, the height of
+//! a stack, which of an army's pieces are left), so a game keeps its scene; and the palette
+//! depends only on the prepared board and the set of looks, never on which board of a game
+//! was drawn first. A shade no scene foresaw (a few pixels where two glyphs meet) is drawn as
+//! its nearest palette colour.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use engine::chess::Seat;
+use engine::chess::{Role, Seat};
 use engine::view::{Figure, Layer, Marker, Placed, View};
 use image::RgbImage;
 
@@ -28,39 +30,39 @@ use crate::{
 /// The tints drawn over whole cells (`compose`).
 const TINTS: [(Rgb8, f32); 3] = [LAST_MOVE_TINT, CHECK_TINT, SHADE_TINT];
 
-/// How a figure is drawn, wherever it stands: figures that look alike share a scene.
-#[derive(Clone, PartialEq)]
+/// What a board draws, as its scene foresees it. A look leaves out what changes move by move
+/// (a number, a count, a stack's height, which of an army's pieces are still on the board), so
+/// that a game keeps its scene.
+#[derive(Clone, Debug, PartialEq)]
 enum Look {
-    /// A piece or checker (not a stack) in an army's colour, with its markers, and whether a
-    /// number is written on it (which number is left out: a scene foresees every digit).
+    /// A piece or checker (not a stack) in an army's colour, alive or greyed dead, and whether
+    /// numbers are written on it. An army with one chess piece has the look of all six; one
+    /// with a man or a crowned man, of both.
     Figure {
         colour: usize,
         figure: Figure,
-        numbered: bool,
-        markers: Vec<MarkerLook>,
-    },
-    /// A checker in a stack: a scene foresees each two such checkers one over the other, and
-    /// a number on top.
-    Layer {
-        colour: usize,
-        king: bool,
+        dead: bool,
         numbered: bool,
     },
+    /// A marker beside figures, foreseen beside each of them.
+    Marker(MarkerLook),
+    /// A checker in a stack, crowned or not (both are foreseen): a scene foresees each two
+    /// checkers one over the other, and numbers on top.
+    Layer { colour: usize, numbered: bool },
     /// An army's marker in the caption.
     Army(usize),
 }
 
 /// A marker as drawn, its count left out.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum MarkerLook {
     ZombieCoin,
     Checker(usize),
     MirrorSide,
-    Dead,
     Adrenaline,
 }
 
-/// The looks of a board: its figures' and its caption's, each once.
+/// The looks of a board: its figures', their markers' and its caption's, each once.
 fn looks(view: &View, caption_armies: &[usize]) -> Vec<Look> {
     let mut looks: Vec<Look> = Vec::new();
     let mut add = |look: Look| {
@@ -70,37 +72,52 @@ fn looks(view: &View, caption_armies: &[usize]) -> Vec<Look> {
     };
     for placed in &view.figures {
         let numbered = placed.number.is_some();
+        let colour = view.colour_of(placed.army);
         match &placed.figure {
             Figure::Stack(layers) => {
                 for layer in layers {
                     add(Look::Layer {
                         colour: view.colour_of(layer.army),
-                        king: layer.king,
                         numbered,
                     });
                 }
             }
-            figure => add(Look::Figure {
-                colour: view.colour_of(placed.army),
-                figure: figure.clone(),
-                numbered,
-                markers: placed
-                    .markers
-                    .iter()
-                    .map(|m| match *m {
-                        Marker::ZombieCoin => MarkerLook::ZombieCoin,
-                        Marker::Checker(owner) => MarkerLook::Checker(view.colour_of(owner)),
-                        Marker::MirrorSide => MarkerLook::MirrorSide,
-                        Marker::Dead => MarkerLook::Dead,
-                        Marker::Adrenaline(_) => MarkerLook::Adrenaline,
-                    })
-                    .collect(),
-            }),
+            figure => {
+                let dead = placed.markers.contains(&Marker::Dead);
+                let kin: Vec<Figure> = match figure {
+                    Figure::Chess(_) => Role::ALL.iter().map(|&r| Figure::Chess(r)).collect(),
+                    Figure::Man | Figure::CheckersKing => {
+                        vec![Figure::Man, Figure::CheckersKing]
+                    }
+                    other => vec![other.clone()],
+                };
+                for figure in kin {
+                    add(Look::Figure {
+                        colour,
+                        figure,
+                        dead,
+                        numbered,
+                    });
+                }
+            }
+        }
+        for marker in &placed.markers {
+            let look = match *marker {
+                Marker::ZombieCoin => MarkerLook::ZombieCoin,
+                Marker::Checker(owner) => MarkerLook::Checker(view.colour_of(owner)),
+                Marker::MirrorSide => MarkerLook::MirrorSide,
+                Marker::Adrenaline(_) => MarkerLook::Adrenaline,
+                Marker::Dead => continue,
+            };
+            add(Look::Marker(look));
         }
     }
     for &colour in caption_armies {
         add(Look::Army(colour));
     }
+    // In one order whatever the view's, so that what a scene measures on a board full of
+    // its figures never depends on the board that chose it.
+    looks.sort_by_cached_key(|look| format!("{look:?}"));
     looks
 }
 
@@ -115,15 +132,15 @@ pub(crate) struct Scene {
     table: ColourTable,
     /// The prepared background, as indices.
     background: Vec<u8>,
-    /// The index of the colour around the board (the rows a long caption adds are this).
-    backdrop: u8,
     /// The background alone compressed each way of `indexed::ATTEMPTS`, in bytes.
     background_bytes: Vec<usize>,
     /// What each figure adds to that, each way (measured on a board full of the scene's
     /// figures).
     figure_bytes: Vec<f32>,
+    /// A row of the colour around the board.
+    backdrop_row: Backdrop,
     /// Boxes figures were drawn in, found by a hash of their colours, with their indices.
-    tiles: Mutex<Tiles>,
+    figure_boxes: Mutex<FigureBoxes>,
 }
 
 /// How many scenes a prepared board keeps, the least recently used given up first.
@@ -210,20 +227,23 @@ impl Scene {
             colours,
             table,
             background,
-            backdrop,
             background_bytes,
             figure_bytes,
-            tiles: Mutex::new(Tiles::default()),
+            backdrop_row: Backdrop {
+                rgb: palette::BACKGROUND.repeat(size.0 as usize),
+                indices: vec![backdrop; size.0 as usize],
+            },
+            figure_boxes: Mutex::new(FigureBoxes::default()),
         }
     }
 
     /// Forgets every figure box met.
     pub(crate) fn forget_figure_boxes(&self) {
-        *self.lock_tiles() = Tiles::default();
+        self.lock_figure_boxes().forget();
     }
 
-    fn lock_tiles(&self) -> std::sync::MutexGuard<'_, Tiles> {
-        self.tiles.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock_figure_boxes(&self) -> std::sync::MutexGuard<'_, FigureBoxes> {
+        self.figure_boxes.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The palette.
@@ -233,7 +253,8 @@ impl Scene {
 
     /// Which way of `indexed::ATTEMPTS` to try first for a board of `figures` figures: the
     /// first in which the background and that many figures are foreseen within the budget
-    /// with a twentieth to spare (the foresight is within a few kilobytes, and a way tried in
+    /// with a twentieth to spare (on a game of six-army Tri-Chess the foresight was within
+    /// about 4 KB of the bytes, and a way tried in
     /// vain costs its time as well); never the last way, which only a board that proved
     /// too heavy for the one before it needs.
     pub(crate) fn first_attempt(&self, figures: usize) -> usize {
@@ -259,33 +280,23 @@ impl Scene {
     ) -> Vec<u8> {
         let width = img.width() as usize;
         let mut out = vec![0u8; width * img.height() as usize];
-        let backdrop = Backdrop {
-            rgb: palette::BACKGROUND.repeat(width),
-            indices: vec![self.backdrop; width],
-        };
         let mut mapper = Mapper {
             scene: self,
             misses: HashMap::new(),
             last: (u32::MAX, 0),
         };
         for (y, out_row) in out.chunks_exact_mut(width.max(1)).enumerate() {
-            let (_, bg_idx) = self.background_row(background, &backdrop, drawn.extra, y);
-            out_row.copy_from_slice(bg_idx);
+            let under = self.background_row(background, drawn.extra, y);
+            out_row.copy_from_slice(under.1);
             let (x0, x1) = drawn.spans[y];
             if x0 < x1 {
-                mapper.map(
-                    img,
-                    self.background_row(background, &backdrop, drawn.extra, y),
-                    y,
-                    x0 as usize..x1 as usize,
-                    out_row,
-                );
+                mapper.map(img, under, y, x0 as usize..x1 as usize, out_row);
             }
         }
         // The boxes met before, found under the lock; compared and copied outside it.
         let stride = width * 3;
         let boxes: Vec<([usize; 4], u64)> = drawn
-            .figures
+            .boxes
             .iter()
             .filter(|r| r[0] < r[2] && r[1] < r[3])
             .map(|r| {
@@ -293,30 +304,31 @@ impl Scene {
                 (r, box_hash(box_rows(img, r), r[2] - r[0]))
             })
             .collect();
-        let met: Vec<Option<Arc<Tile>>> = {
-            let tiles = self.lock_tiles();
+        let met: Vec<Option<Arc<FigureBox>>> = {
+            let mut figure_boxes = self.lock_figure_boxes();
+            let known = figure_boxes.current();
             boxes
                 .iter()
-                .map(|(_, key)| tiles.boxes.get(key).cloned())
+                .map(|(_, key)| known.get(key).cloned())
                 .collect()
         };
-        let mut new_tiles = Vec::new();
-        for ((rect, key), tile) in boxes.into_iter().zip(met) {
+        let mut met_now = Vec::new();
+        for ((rect, key), known) in boxes.into_iter().zip(met) {
             let [x0, y0, x1, y1] = rect;
-            if let Some(tile) = tile {
-                if tile.width == x1 - x0
-                    && tile
+            if let Some(known) = known {
+                if known.width == x1 - x0
+                    && known
                         .rgb
-                        .chunks_exact(tile.width * 3)
+                        .chunks_exact(known.width * 3)
                         .eq(box_rows(img, rect))
                 {
-                    for (y, indices) in (y0..).zip(tile.indices.chunks_exact(tile.width)) {
+                    for (y, indices) in (y0..).zip(known.indices.chunks_exact(known.width)) {
                         out[y * width + x0..y * width + x1].copy_from_slice(indices);
                     }
                     continue;
                 }
             }
-            let mut tile = Tile {
+            let mut figure_box = FigureBox {
                 width: x1 - x0,
                 rgb: Vec::with_capacity((x1 - x0) * (y1 - y0) * 3),
                 indices: Vec::with_capacity((x1 - x0) * (y1 - y0)),
@@ -325,21 +337,22 @@ impl Scene {
                 let out_row = &mut out[y * width..(y + 1) * width];
                 mapper.map(
                     img,
-                    self.background_row(background, &backdrop, drawn.extra, y),
+                    self.background_row(background, drawn.extra, y),
                     y,
                     x0..x1,
                     out_row,
                 );
-                tile.rgb
+                figure_box
+                    .rgb
                     .extend_from_slice(&img.as_raw()[y * stride + x0 * 3..y * stride + x1 * 3]);
-                tile.indices.extend_from_slice(&out_row[x0..x1]);
+                figure_box.indices.extend_from_slice(&out_row[x0..x1]);
             }
-            new_tiles.push((key, Arc::new(tile)));
+            met_now.push((key, Arc::new(figure_box)));
         }
-        if !new_tiles.is_empty() {
-            let mut tiles = self.lock_tiles();
-            for (key, tile) in new_tiles {
-                tiles.insert(key, tile);
+        if !met_now.is_empty() {
+            let mut figure_boxes = self.lock_figure_boxes();
+            for (key, figure_box) in met_now {
+                figure_boxes.insert(key, figure_box);
             }
         }
         out
@@ -349,7 +362,6 @@ impl Scene {
     fn background_row<'a>(
         &'a self,
         background: &'a RgbImage,
-        backdrop: &'a Backdrop,
         extra: u32,
         y: usize,
     ) -> (&'a [u8], &'a [u8]) {
@@ -362,7 +374,7 @@ impl Scene {
                     &self.background[by * width..(by + 1) * width],
                 )
             }
-            _ => (&backdrop.rgb, &backdrop.indices),
+            _ => (&self.backdrop_row.rgb, &self.backdrop_row.indices),
         }
     }
 }
@@ -391,35 +403,73 @@ struct Backdrop {
     indices: Vec<u8>,
 }
 
-/// How many bytes of figure boxes a scene keeps (a few games' worth of boards); past that it
-/// starts afresh.
-const TILE_BYTES_KEPT: usize = 4 << 20;
+/// How many bytes of figure boxes all scenes keep together (a few hundred boards' worth of
+/// boxes); past that, a new round starts, and each scene forgets its boxes the next time it
+/// is used.
+const BOX_BYTES_KEPT: usize = 32 << 20;
+/// The bytes of figure boxes kept, all scenes together.
+static BOX_BYTES: AtomicUsize = AtomicUsize::new(0);
+/// The round of figure boxes: a scene's boxes of an earlier round are forgotten.
+static BOX_ROUND: AtomicUsize = AtomicUsize::new(0);
 
 /// The figure boxes a scene met, by the hash of their colours.
 #[derive(Default)]
-struct Tiles {
-    boxes: HashMap<u64, Arc<Tile>>,
+struct FigureBoxes {
+    boxes: HashMap<u64, Arc<FigureBox>>,
     bytes: usize,
+    round: usize,
 }
 
-impl Tiles {
-    fn insert(&mut self, key: u64, tile: Arc<Tile>) {
-        let bytes = tile.rgb.len() + tile.indices.len();
-        if self.bytes + bytes > TILE_BYTES_KEPT {
-            *self = Tiles::default();
+impl FigureBoxes {
+    /// The boxes, forgotten first if a new round started.
+    fn current(&mut self) -> &HashMap<u64, Arc<FigureBox>> {
+        let round = BOX_ROUND.load(Ordering::Relaxed);
+        if self.round != round {
+            self.forget();
+            self.round = round;
         }
+        &self.boxes
+    }
+
+    fn forget(&mut self) {
+        BOX_BYTES.fetch_sub(self.bytes, Ordering::Relaxed);
+        self.boxes.clear();
+        self.bytes = 0;
+    }
+
+    fn insert(&mut self, key: u64, figure_box: Arc<FigureBox>) {
+        self.current();
+        let bytes = figure_box.bytes();
+        if BOX_BYTES.load(Ordering::Relaxed) + bytes > BOX_BYTES_KEPT {
+            self.round = BOX_ROUND.fetch_add(1, Ordering::Relaxed) + 1;
+            self.forget();
+        }
+        BOX_BYTES.fetch_add(bytes, Ordering::Relaxed);
         self.bytes += bytes;
-        if let Some(old) = self.boxes.insert(key, tile) {
-            self.bytes -= old.rgb.len() + old.indices.len();
+        if let Some(old) = self.boxes.insert(key, figure_box) {
+            BOX_BYTES.fetch_sub(old.bytes(), Ordering::Relaxed);
+            self.bytes -= old.bytes();
         }
     }
 }
 
+impl Drop for FigureBoxes {
+    fn drop(&mut self) {
+        self.forget();
+    }
+}
+
 /// The colours of a box a figure was drawn in, and their indices.
-struct Tile {
+struct FigureBox {
     width: usize,
     rgb: Vec<u8>,
     indices: Vec<u8>,
+}
+
+impl FigureBox {
+    fn bytes(&self) -> usize {
+        self.rgb.len() + self.indices.len()
+    }
 }
 
 /// The rows of colours of box `[left, top, right, bottom]` of `img`.
@@ -521,8 +571,9 @@ impl Mapper<'_> {
 /// first to the last pixel that may differ from it.
 pub(crate) struct DrawnOver {
     spans: Vec<(u32, u32)>,
-    /// The boxes figures were drawn in (left, top, right, bottom), apart from the spans.
-    figures: Vec<[u32; 4]>,
+    /// The boxes figures and tinted cells were drawn in (left, top, right, bottom), apart from
+    /// the spans.
+    boxes: Vec<[u32; 4]>,
     width: u32,
     /// How many rows lower than the prepared background the board is (under a caption of
     /// several lines); the rows above are the colour around the board.
@@ -540,7 +591,7 @@ impl DrawnOver {
     ) -> DrawnOver {
         DrawnOver {
             spans: vec![(u32::MAX, 0); height as usize],
-            figures: Vec::new(),
+            boxes: Vec::new(),
             width,
             extra,
             caption_armies,
@@ -563,10 +614,11 @@ impl DrawnOver {
         ]
     }
 
-    /// Marks the pixels of the rectangle a figure was drawn in (left, top, right, bottom).
-    pub(crate) fn mark_figure(&mut self, left: f32, top: f32, right: f32, bottom: f32) {
+    /// Marks the pixels of a box drawn in (left, top, right, bottom), a figure's or a tinted
+    /// cell's: a box the same as one met before takes that box's indices.
+    pub(crate) fn mark_box(&mut self, left: f32, top: f32, right: f32, bottom: f32) {
         let rect = self.pixels(left, top, right, bottom);
-        self.figures.push(rect);
+        self.boxes.push(rect);
     }
 
     /// Marks the pixels of a rectangle (left, top, right, bottom) as drawn over.
@@ -578,13 +630,14 @@ impl DrawnOver {
         }
     }
 
-    /// Marks the pixels of a polygon's bounding box as drawn over.
+    /// Marks the pixels of a polygon's bounding box (every pixel whose centre is inside it)
+    /// as a box drawn in.
     pub(crate) fn mark_polygon(&mut self, points: &[(f32, f32)]) {
         let (mut left, mut top, mut right, mut bottom) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
         for &(x, y) in points {
             (left, top, right, bottom) = (left.min(x), top.min(y), right.max(x), bottom.max(y));
         }
-        self.mark(left - 1.0, top - 1.0, right + 1.0, bottom + 1.0);
+        self.mark_box(left - 0.5, top - 0.5, right + 0.5, bottom + 0.5);
     }
 }
 
@@ -632,16 +685,6 @@ fn foreseen_shades(prepared: &Prepared, view: &View, looks: &[Look]) -> Vec<(Rgb
         unders.extend(TINTS.iter().map(|&(tint, t)| palette::mix(shade, tint, t)));
         unders.push(ring(shade));
     }
-    let layers: Vec<Layer> = looks
-        .iter()
-        .filter_map(|look| match *look {
-            Look::Layer { colour, king, .. } => Some(Layer {
-                army: Seat(colour as u8),
-                king,
-            }),
-            _ => None,
-        })
-        .collect();
     if let Some(cell) = board.cells().next() {
         let layout = &prepared.layout;
         let (cx, cy) = layout.figure_centre(cell);
@@ -657,7 +700,7 @@ fn foreseen_shades(prepared: &Prepared, view: &View, looks: &[Look]) -> Vec<(Rgb
                 // A look's forms (each digit, each checker under it) are counted as one: each
                 // shade as often as the form that shows it most.
                 let mut seen: HashMap<Rgb8, u32> = HashMap::new();
-                for placed in forms(look, &layers, cell) {
+                for placed in forms(look, looks, cell) {
                     draw_figure(&mut img, layout, &placed, view);
                     let mut form: HashMap<Rgb8, u32> = HashMap::new();
                     for y in y0..y1 {
@@ -693,9 +736,22 @@ fn foreseen_shades(prepared: &Prepared, view: &View, looks: &[Look]) -> Vec<(Rgb
             }
         }
     }
-    for ink in [palette::CAPTION, palette::GOLD, palette::COORDINATE] {
+    // Text at every coverage: the caption's over the backdrop, and the counts of stacks and
+    // of Adrenaline, whose numbers pass nine.
+    let mut ramps = vec![
+        (palette::BACKGROUND, palette::CAPTION),
+        (palette::BACKGROUND, palette::GOLD),
+        (palette::BACKGROUND, palette::COORDINATE),
+    ];
+    if looks.iter().any(|l| matches!(l, Look::Layer { .. })) {
+        ramps.push((palette::TAR, palette::PAPER));
+    }
+    if looks.contains(&Look::Marker(MarkerLook::Adrenaline)) {
+        ramps.push((palette::ADRENALINE, palette::PAPER));
+    }
+    for (under, ink) in ramps {
         for k in 0..=1024 {
-            let shade = palette::mix(palette::BACKGROUND, ink, k as f32 / 1024.0);
+            let shade = palette::mix(under, ink, k as f32 / 1024.0);
             *counts.entry(shade).or_default() += 1;
         }
     }
@@ -705,65 +761,91 @@ fn foreseen_shades(prepared: &Prepared, view: &View, looks: &[Look]) -> Vec<(Rgb
 }
 
 /// The figures that show every shade of a look, on `cell` (armies standing for their
-/// colours): its number or count as each digit; a checker of a stack alone and over each
-/// checker of the scene's stacks.
-fn forms(look: &Look, layers: &[Layer], cell: engine::board::Cell) -> Vec<Placed> {
+/// colours): its number as each digit, bare and with every marker of the scene beside it
+/// (an Adrenaline count as each digit); a checker of a stack alone, crowned or not, and over
+/// each checker of the scene's stacks.
+fn forms(look: &Look, looks: &[Look], cell: engine::board::Cell) -> Vec<Placed> {
     let digits = |counted: bool| if counted { 0..=9 } else { 0..=0 };
+    let markers: Vec<MarkerLook> = looks
+        .iter()
+        .filter_map(|look| match look {
+            Look::Marker(marker) => Some(*marker),
+            _ => None,
+        })
+        .collect();
+    let layers: Vec<Layer> = looks
+        .iter()
+        .filter_map(|look| match *look {
+            Look::Layer { colour, .. } => Some(Layer {
+                army: Seat(colour as u8),
+                king: false,
+            }),
+            _ => None,
+        })
+        .collect();
     match look {
-        Look::Figure {
+        &Look::Figure {
             colour,
-            figure,
+            ref figure,
+            dead,
             numbered,
-            markers,
         } => {
             let counted = markers.contains(&MarkerLook::Adrenaline);
-            digits(*numbered || counted)
-                .map(|d| Placed {
-                    cell,
-                    army: Seat(*colour as u8),
-                    figure: figure.clone(),
-                    number: numbered.then_some(d),
-                    markers: markers
-                        .iter()
-                        .map(|m| match *m {
-                            MarkerLook::ZombieCoin => Marker::ZombieCoin,
-                            MarkerLook::Checker(c) => Marker::Checker(Seat(c as u8)),
-                            MarkerLook::MirrorSide => Marker::MirrorSide,
-                            MarkerLook::Dead => Marker::Dead,
-                            MarkerLook::Adrenaline => Marker::Adrenaline(d),
-                        })
-                        .collect(),
-                })
-                .collect()
-        }
-        &Look::Layer {
-            colour,
-            king,
-            numbered,
-        } => {
-            let top = Layer {
-                army: Seat(colour as u8),
-                king,
-            };
-            let stack = |layers: Vec<Layer>, number: Option<u8>| Placed {
-                cell,
-                army: top.army,
-                figure: Figure::Stack(layers),
-                number,
-                markers: Vec::new(),
-            };
-            let mut forms: Vec<Placed> = digits(numbered)
-                .map(|d| stack(vec![top], numbered.then_some(d)))
-                .collect();
-            forms.extend(layers.iter().map(|&under| stack(vec![under, top], None)));
+            let mut forms = Vec::new();
+            for d in digits(numbered || counted) {
+                for with_markers in [false, true] {
+                    let mut drawn: Vec<Marker> = if with_markers {
+                        markers
+                            .iter()
+                            .map(|m| match *m {
+                                MarkerLook::ZombieCoin => Marker::ZombieCoin,
+                                MarkerLook::Checker(c) => Marker::Checker(Seat(c as u8)),
+                                MarkerLook::MirrorSide => Marker::MirrorSide,
+                                MarkerLook::Adrenaline => Marker::Adrenaline(d),
+                            })
+                            .collect()
+                    } else {
+                        Vec::new()
+                    };
+                    if dead {
+                        drawn.push(Marker::Dead);
+                    }
+                    forms.push(Placed {
+                        cell,
+                        army: Seat(colour as u8),
+                        figure: figure.clone(),
+                        number: numbered.then_some(d),
+                        markers: drawn,
+                    });
+                }
+            }
             forms
         }
-        Look::Army(_) => Vec::new(),
+        &Look::Layer { colour, numbered } => {
+            let mut forms = Vec::new();
+            for king in [false, true] {
+                let top = Layer {
+                    army: Seat(colour as u8),
+                    king,
+                };
+                let stack = |layers: Vec<Layer>, number: Option<u8>| Placed {
+                    cell,
+                    army: top.army,
+                    figure: Figure::Stack(layers),
+                    number,
+                    markers: Vec::new(),
+                };
+                forms.extend(digits(numbered).map(|d| stack(vec![top], numbered.then_some(d))));
+                forms.extend(layers.iter().map(|&under| stack(vec![under, top], None)));
+            }
+            forms
+        }
+        Look::Marker(_) | Look::Army(_) => Vec::new(),
     }
 }
 
 /// Packed colours and their palette indices, in an open-addressing table built once: each
-/// slot holds a colour above its index in one word, small enough to stay in the nearest cache.
+/// slot holds a colour above its index in one word.
 struct ColourTable {
     slots: Vec<u32>,
     mask: usize,

@@ -28,25 +28,33 @@ impl Sprite {
         }
     }
 
-    /// Draws the sprite centred on (cx, cy).
-    pub fn draw_centred(&self, img: &mut RgbImage, cx: f32, cy: f32) {
+    /// Draws the sprite centred on (cx, cy); gives the box it covers (left, top, right,
+    /// bottom).
+    pub fn draw_centred(&self, img: &mut RgbImage, cx: f32, cy: f32) -> [f32; 4] {
         let x0 = (cx - self.width as f32 / 2.0).round() as i32;
         let y0 = (cy - self.height as f32 / 2.0).round() as i32;
         self.draw_at(img, x0, y0);
+        self.box_at(x0, y0)
+    }
+
+    fn box_at(&self, x0: i32, y0: i32) -> [f32; 4] {
+        let (x0, y0) = (x0 as f32, y0 as f32);
+        [x0, y0, x0 + self.width as f32, y0 + self.height as f32]
     }
 
     /// Draws the sprite centred on (cx, cy) with its colours moved toward `toward` by `t`: a
-    /// figure greyed out.
+    /// figure greyed out. Gives the box it covers.
     pub fn draw_centred_faded(
         &self,
         img: &mut RgbImage,
         (cx, cy): (f32, f32),
         toward: Rgb8,
         t: f32,
-    ) {
+    ) -> [f32; 4] {
         let x0 = (cx - self.width as f32 / 2.0).round() as i32;
         let y0 = (cy - self.height as f32 / 2.0).round() as i32;
         self.draw_recoloured(img, x0, y0, |c| palette::mix(c, toward, t));
+        self.box_at(x0, y0)
     }
 
     /// Draws the sprite with its top-left corner at (x0, y0).

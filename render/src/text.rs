@@ -73,11 +73,13 @@ pub fn draw(
     pen
 }
 
-/// Draws `text` centred on (cx, cy).
-pub fn draw_centred(img: &mut RgbImage, text: &str, (cx, cy): (f32, f32), ink: Ink) {
+/// Draws `text` centred on (cx, cy); gives the box its ink covers (left, top, right, bottom).
+pub fn draw_centred(img: &mut RgbImage, text: &str, (cx, cy): (f32, f32), ink: Ink) -> [f32; 4] {
     let w = width(text, ink.size, ink.bold);
     let baseline = cy + ink.size as f32 * 0.36;
     draw(img, text, (cx - w / 2.0, baseline), ink, f32::MAX);
+    let (left, top, right, bottom) = centred_ink_box(text, (cx, cy), ink);
+    [left, top, right, bottom]
 }
 
 /// The box (left, top, right, bottom, in pixels) that the ink of `text` covers when
@@ -104,14 +106,14 @@ pub fn centred_ink_box(text: &str, (cx, cy): (f32, f32), ink: Ink) -> (f32, f32,
 }
 
 /// Draws `text` centred on (cx, cy), ringed one pixel wide in `halo` so that it reads on any
-/// colour, even where it spills over onto another.
+/// colour, even where it spills over onto another. Gives the box its ink covers.
 pub fn draw_centred_outlined(
     img: &mut RgbImage,
     text: &str,
     (cx, cy): (f32, f32),
     ink: Ink,
     halo: Rgb8,
-) {
+) -> [f32; 4] {
     let ring = Ink {
         colour: halo,
         ..ink
@@ -123,7 +125,8 @@ pub fn draw_centred_outlined(
             }
         }
     }
-    draw_centred(img, text, (cx, cy), ink);
+    let [left, top, right, bottom] = draw_centred(img, text, (cx, cy), ink);
+    [left - 1.0, top - 1.0, right + 1.0, bottom + 1.0]
 }
 
 fn stamp(img: &mut RgbImage, g: &Coverage, pen: f32, baseline: f32, colour: Rgb8) {
