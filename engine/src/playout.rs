@@ -16,7 +16,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::game::{AnyGame, EndReason, Options, Outcome};
+use crate::game::{AnyGame, AnyState, EndReason, GameError, Options, Outcome};
 use crate::view::Viewer;
 use crate::Seat;
 
@@ -73,6 +73,42 @@ impl Playout {
         };
         self.outcome.as_ref().map(|o| o.describe(name))
     }
+}
+
+/// Plays up to `actions` random legal actions on `state` (each by the first seat asked to
+/// act), stopping where the game ends: a position some way into a game, for tests and
+/// benchmarks.
+///
+/// ```
+/// use engine::game::Options;
+/// use rand::SeedableRng;
+/// let chess = engine::registry::variant("chess").unwrap();
+/// let mut state = chess.setup(&Options::new(), 2, 0).unwrap();
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+/// engine::playout::random_actions(chess, &mut state, 10, &mut rng).unwrap();
+/// assert!(chess.outcome(&state).unwrap().is_none());
+/// ```
+pub fn random_actions(
+    game: &dyn AnyGame,
+    state: &mut AnyState,
+    actions: usize,
+    rng: &mut impl Rng,
+) -> Result<(), GameError> {
+    for _ in 0..actions {
+        if game.outcome(state)?.is_some() {
+            break;
+        }
+        let Some(prompt) = game.prompts(state)?.into_iter().next() else {
+            break;
+        };
+        let texts = game.legal_texts(state, prompt.seat)?;
+        if texts.is_empty() {
+            break;
+        }
+        let text = texts[rng.gen_range(0..texts.len())].clone();
+        game.play(state, prompt.seat, &text)?;
+    }
+    Ok(())
 }
 
 /// Plays one random game of `game` with `options`.

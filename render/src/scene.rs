@@ -966,21 +966,14 @@ mod tests {
     /// on, drawn twice (the second time from the boxes met the first).
     #[test]
     fn every_board_is_indexed_as_its_colours_look_up() {
-        use rand::{Rng, SeedableRng};
+        use rand::SeedableRng;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         for game in registry::variants() {
             for &seats in game.info().seat_counts {
                 let mut state = game.setup(&Options::new(), seats, 1).unwrap();
                 for stage in 0..2 {
-                    for _ in 0..40 * stage {
-                        if game.outcome(&state).unwrap().is_some() {
-                            break;
-                        }
-                        let seat = game.prompts(&state).unwrap()[0].seat;
-                        let texts = game.legal_texts(&state, seat).unwrap();
-                        let text = texts[rng.gen_range(0..texts.len())].clone();
-                        game.play(&mut state, seat, &text).unwrap();
-                    }
+                    engine::playout::random_actions(*game, &mut state, 40 * stage, &mut rng)
+                        .unwrap();
                     let view = game.view(&state, Viewer::Seat(Seat(0))).unwrap();
                     if !view.cards.is_empty() || view.panel.is_some() {
                         continue;
