@@ -253,10 +253,9 @@ impl Scene {
 
     /// Which way of `indexed::ATTEMPTS` to try first for a board of `figures` figures: the
     /// first in which the background and that many figures are foreseen within the budget
-    /// with a twentieth to spare (on a game of six-army Tri-Chess the foresight was within
-    /// about 4 KB of the bytes, and a way tried in
-    /// vain costs its time as well); never the last way, which only a board that proved
-    /// too heavy for the one before it needs.
+    /// with a twentieth to spare (over a game of six-army Tri-Chess the foresight was within
+    /// about 4 KB, and a way tried in vain costs its time as well); never the last way, which
+    /// only a board too heavy for the one before it needs.
     pub(crate) fn first_attempt(&self, figures: usize) -> usize {
         let room = indexed::PNG_BUDGET as f32 * 0.95;
         let tightest = self.background_bytes.len().saturating_sub(2);
@@ -269,15 +268,19 @@ impl Scene {
 
     /// `img`, a board of this scene drawn over `background` where `drawn` says, as palette
     /// indices. Each pixel's index depends on its colour alone, so: where nothing was drawn,
-    /// the background's indices are taken as they are; a figure's box the same as one met
-    /// before takes that box's indices; elsewhere a run of eight pixels the same as the
-    /// background's takes the background's, and only the pixels drawn over are looked up.
+    /// the background's indices are taken as they are; a box (a figure's, a tinted cell's)
+    /// the same as one met before takes that box's indices; elsewhere a run of eight pixels
+    /// the same as the background's takes the background's, and only the pixels drawn over
+    /// are looked up.
     pub(crate) fn indices(
         &self,
         img: &RgbImage,
         background: &RgbImage,
         drawn: &DrawnOver,
     ) -> Vec<u8> {
+        debug_assert_eq!(img.width(), background.width());
+        debug_assert_eq!(img.height(), background.height() + drawn.extra);
+        debug_assert_eq!(self.background.len(), background.pixels().len());
         let width = img.width() as usize;
         let mut out = vec![0u8; width * img.height() as usize];
         let mut mapper = Mapper {
