@@ -65,24 +65,19 @@ fn tri_chess_view() -> View {
     game.view(&state, Viewer::Seat(Seat(3))).unwrap()
 }
 
-/// The positions of a game of `variant`: each legal action chosen by a fixed sequence, so
+/// The positions of a game of `variant`, its actions chosen at random from a fixed seed, so
 /// every run plays the same game.
 fn game_views(variant: &str, seats: usize, plies: usize) -> Vec<View> {
+    use rand::SeedableRng;
     let game = registry::variant(variant).unwrap();
     let mut state = game.setup(&Options::new(), seats, 0).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
     let mut views = vec![game.view(&state, Viewer::Spectator).unwrap()];
-    let mut pick = 7u64;
     for _ in 0..plies {
         if game.outcome(&state).unwrap().is_some() {
             break;
         }
-        let seat = game.prompts(&state).unwrap()[0].seat;
-        let texts = game.legal_texts(&state, seat).unwrap();
-        pick = pick
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let text = &texts[(pick >> 33) as usize % texts.len()];
-        game.play(&mut state, seat, text).unwrap();
+        engine::playout::random_actions(game, &mut state, 1, &mut rng).unwrap();
         views.push(game.view(&state, Viewer::Spectator).unwrap());
     }
     views

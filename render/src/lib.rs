@@ -79,14 +79,7 @@ pub fn render_png(view: &View) -> Result<Vec<u8>, RenderError> {
 /// first board of a position, as a game meets it after each move.
 #[doc(hidden)]
 pub fn forget_figure_boxes(view: &View) {
-    for scene in prepared(view)
-        .scenes
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .iter()
-    {
-        scene.forget_figure_boxes();
-    }
+    prepared(view).forget_figure_boxes();
 }
 
 /// The board of `view` as an RGB image.

@@ -174,6 +174,13 @@ impl Prepared {
         scene
     }
 
+    /// Forgets the figure boxes every scene of this board met.
+    pub(crate) fn forget_figure_boxes(&self) {
+        for scene in self.lock_scenes().iter() {
+            scene.lock_figure_boxes().forget();
+        }
+    }
+
     fn lock_scenes(&self) -> std::sync::MutexGuard<'_, Vec<Arc<Scene>>> {
         self.scenes.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -235,11 +242,6 @@ impl Scene {
             },
             figure_boxes: Mutex::new(FigureBoxes::default()),
         }
-    }
-
-    /// Forgets every figure box met.
-    pub(crate) fn forget_figure_boxes(&self) {
-        self.lock_figure_boxes().forget();
     }
 
     fn lock_figure_boxes(&self) -> std::sync::MutexGuard<'_, FigureBoxes> {

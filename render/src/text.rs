@@ -74,12 +74,17 @@ pub fn draw(
 }
 
 /// Draws `text` centred on (cx, cy); gives the box its ink covers (left, top, right, bottom).
-pub fn draw_centred(img: &mut RgbImage, text: &str, (cx, cy): (f32, f32), ink: Ink) -> [f32; 4] {
+pub fn draw_centred(img: &mut RgbImage, text: &str, at: (f32, f32), ink: Ink) -> [f32; 4] {
+    write_centred(img, text, at, ink);
+    let (left, top, right, bottom) = centred_ink_box(text, at, ink);
+    [left, top, right, bottom]
+}
+
+/// Draws `text` centred on (cx, cy).
+fn write_centred(img: &mut RgbImage, text: &str, (cx, cy): (f32, f32), ink: Ink) {
     let w = width(text, ink.size, ink.bold);
     let baseline = cy + ink.size as f32 * 0.36;
     draw(img, text, (cx - w / 2.0, baseline), ink, f32::MAX);
-    let (left, top, right, bottom) = centred_ink_box(text, (cx, cy), ink);
-    [left, top, right, bottom]
 }
 
 /// The box (left, top, right, bottom, in pixels) that the ink of `text` covers when
@@ -121,7 +126,7 @@ pub fn draw_centred_outlined(
     for dy in -1..=1 {
         for dx in -1..=1 {
             if (dx, dy) != (0, 0) {
-                draw_centred(img, text, (cx + dx as f32, cy + dy as f32), ring);
+                write_centred(img, text, (cx + dx as f32, cy + dy as f32), ring);
             }
         }
     }
