@@ -26,9 +26,13 @@ const ATTEMPTS: [(png::DeflateCompression, png::Filter); 4] = [
     (png::DeflateCompression::Level(6), png::Filter::NoFilter),
 ];
 
+/// The first of [`ATTEMPTS`] that compresses at least as tightly as zlib's default level.
+pub(crate) const TIGHT: usize = 2;
+
 /// The sizes of a picture (`width` by `height`, as `indices` into `colours`) compressed each
 /// way of [`ATTEMPTS`], in bytes (a way that fails counts as over any budget).
-pub(crate) fn sizes(size: (u32, u32), indices: &[u8], colours: &[Rgb8]) -> Vec<usize> {
+#[cfg(test)]
+fn sizes(size: (u32, u32), indices: &[u8], colours: &[Rgb8]) -> Vec<usize> {
     ATTEMPTS
         .iter()
         .map(|&(compression, filter)| {
@@ -36,6 +40,22 @@ pub(crate) fn sizes(size: (u32, u32), indices: &[u8], colours: &[Rgb8]) -> Vec<u
                 .map_or(usize::MAX, |png| png.len())
         })
         .collect()
+}
+
+/// What a picture (`size`, as `indices` into `colours`) weighs compressed the fastest way.
+pub(crate) fn fastest_size(size: (u32, u32), indices: &[u8], colours: &[Rgb8]) -> usize {
+    fastest(size, indices, colours).map_or(usize::MAX, |png| png.len())
+}
+
+/// A picture (`size`, as `indices` into `colours`) compressed the fastest way, whatever it
+/// weighs.
+pub(crate) fn fastest(
+    size: (u32, u32),
+    indices: &[u8],
+    colours: &[Rgb8],
+) -> Result<Vec<u8>, RenderError> {
+    let (compression, filter) = ATTEMPTS[0];
+    write_indexed(size, indices, colours, compression, filter)
 }
 
 /// PNG-encodes an image as an indexed PNG, the fastest way that keeps it within
@@ -95,6 +115,37 @@ fn write_indexed(
         writer.finish().map_err(|e| RenderError(e.to_string()))?;
     }
     Ok(out)
+}
+
+/// An indexed PNG of `width` by `height` whose scanlines are `zlib`, already compressed.
+pub(crate) fn png_of_scanlines(
+    (width, height): (u32, u32),
+    colours: &[Rgb8],
+    zlib: &[u8],
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(zlib.len() + colours.len() * 3 + 64);
+    out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
+    let mut header = [0u8; 13];
+    header[..4].copy_from_slice(&width.to_be_bytes());
+    header[4..8].copy_from_slice(&height.to_be_bytes());
+    // Eight bits a pixel, indexed colour, DEFLATE, adaptive filtering, no interlace.
+    header[8..].copy_from_slice(&[8, 3, 0, 0, 0]);
+    chunk(&mut out, b"IHDR", &header);
+    chunk(&mut out, b"PLTE", &colours.concat());
+    chunk(&mut out, b"IDAT", zlib);
+    chunk(&mut out, b"IEND", &[]);
+    out
+}
+
+/// Appends a PNG chunk: its length, type, data and CRC.
+pub(crate) fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+    out.extend_from_slice(kind);
+    out.extend_from_slice(data);
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(kind);
+    crc.update(data);
+    out.extend_from_slice(&crc.finalize().to_be_bytes());
 }
 
 /// `img` as palette indices, with its palette: every colour the renderer paints on purpose

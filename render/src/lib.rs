@@ -20,6 +20,7 @@
 //! assert_eq!(&png[1..4], b"PNG");
 //! ```
 
+mod deflate;
 pub mod gif;
 mod indexed;
 mod layout;
@@ -66,13 +67,7 @@ pub fn render_png(view: &View) -> Result<Vec<u8>, RenderError> {
         return encode(&img);
     }
     let scene = prepared.scene(view, drawn.caption_armies());
-    let indices = scene.indices(&img, &prepared.background, &drawn);
-    indexed::encode_indices(
-        (img.width(), img.height()),
-        &indices,
-        scene.colours(),
-        scene.first_attempt(view.figures.len()),
-    )
+    scene.png(&img, &prepared.background, &drawn, view.figures.len())
 }
 
 /// Forgets the figure boxes met on boards like `view`'s, so that a benchmark can time the

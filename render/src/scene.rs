@@ -20,6 +20,7 @@ use engine::chess::{Role, Seat};
 use engine::view::{Figure, Layer, Marker, Placed, View};
 use image::RgbImage;
 
+use crate::deflate;
 use crate::indexed::{self, packed, unpacked};
 use crate::palette::{self, Rgb8};
 use crate::sprite::{self, Kind};
@@ -130,13 +131,16 @@ pub(crate) struct Scene {
     looks: Vec<Look>,
     colours: Vec<Rgb8>,
     table: ColourTable,
-    /// The prepared background, as indices.
-    background: Vec<u8>,
-    /// The background alone compressed each way of `indexed::ATTEMPTS`, in bytes.
-    background_bytes: Vec<usize>,
-    /// What each figure adds to that, each way (measured on a board full of the scene's
-    /// figures).
-    figure_bytes: Vec<f32>,
+    /// The prepared background's indices as PNG scanlines (each row after its filter byte).
+    scanlines: Vec<u8>,
+    /// The background's scanlines parsed into back-references once, for every board drawn
+    /// over it to reuse.
+    hints: deflate::Hints,
+    /// For a background whose rows mostly repeat the row above (a board of squares), what
+    /// zlib's fastest level weighs with the rows stored against the row above: the background
+    /// alone, and what each figure adds (measured on a board full of the scene's figures).
+    /// Such a board is compressed that way when it is foreseen within the budget.
+    repeating: Option<(usize, f32)>,
     /// A row of the colour around the board.
     backdrop_row: Backdrop,
     /// Boxes figures were drawn in, found by a hash of their colours, with their indices.
@@ -201,44 +205,49 @@ impl Scene {
         let mut misses = HashMap::new();
         let mut index = |colour: u32| lookup(&table, &colours, colour, &mut misses);
         let backdrop = index(packed(&palette::BACKGROUND));
-        let background: Vec<u8> = prepared
-            .background
-            .pixels()
-            .map(|p| index(packed(&p.0)))
-            .collect();
-        let size = prepared.background.dimensions();
-        let background_bytes = indexed::sizes(size, &background, &colours);
-        // A board with one of the scene's figures on every cell, in turn.
-        let mut full = prepared.background.clone();
-        let board = &canon.board;
-        let figures: Vec<Placed> = looks
-            .iter()
-            .filter_map(|look| forms(look, &[], engine::board::Cell(0)).into_iter().next())
-            .collect();
-        for (cell, figure) in board.cells().zip(figures.iter().cycle()) {
-            let placed = Placed {
-                cell,
-                ..figure.clone()
-            };
-            draw_figure(&mut full, &prepared.layout, &placed, &canon);
+        let (width, height) = prepared.background.dimensions();
+        let mut scanlines = Vec::with_capacity((width as usize + 1) * height as usize);
+        for row in prepared.background.rows() {
+            scanlines.push(0);
+            scanlines.extend(row.map(|p| index(packed(&p.0))));
         }
-        let full: Vec<u8> = full.pixels().map(|p| index(packed(&p.0))).collect();
-        let cells = if figures.is_empty() { 0 } else { board.len() };
-        let figure_bytes = indexed::sizes(size, &full, &colours)
-            .iter()
-            .zip(&background_bytes)
-            .map(|(&full, &bare)| full.saturating_sub(bare) as f32 / cells.max(1) as f32)
-            .collect();
+        let hints = deflate::Hints::of(&scanlines);
+        let rows: Vec<&[u8]> = scanlines.chunks_exact(width as usize + 1).collect();
+        let repeated = rows.windows(2).filter(|pair| pair[0] == pair[1]).count();
+        let repeating = (2 * repeated >= rows.len()).then(|| {
+            let indices: Vec<u8> = rows.iter().flat_map(|row| &row[1..]).copied().collect();
+            let bare = indexed::fastest_size((width, height), &indices, &colours);
+            // A board with one of the scene's figures on every cell, in turn.
+            let mut full = prepared.background.clone();
+            let board = &canon.board;
+            let figures: Vec<Placed> = looks
+                .iter()
+                .filter_map(|look| forms(look, &[], engine::board::Cell(0)).into_iter().next())
+                .collect();
+            for (cell, figure) in board.cells().zip(figures.iter().cycle()) {
+                let placed = Placed {
+                    cell,
+                    ..figure.clone()
+                };
+                draw_figure(&mut full, &prepared.layout, &placed, &canon);
+            }
+            let full: Vec<u8> = full.pixels().map(|p| index(packed(&p.0))).collect();
+            let cells = if figures.is_empty() { 0 } else { board.len() };
+            let each = indexed::fastest_size((width, height), &full, &colours).saturating_sub(bare)
+                as f32
+                / cells.max(1) as f32;
+            (bare, each)
+        });
         Scene {
             looks,
             colours,
             table,
-            background,
-            background_bytes,
-            figure_bytes,
+            scanlines,
+            hints,
+            repeating,
             backdrop_row: Backdrop {
-                rgb: palette::BACKGROUND.repeat(size.0 as usize),
-                indices: vec![backdrop; size.0 as usize],
+                rgb: palette::BACKGROUND.repeat(width as usize),
+                indices: vec![backdrop; width as usize],
             },
             figure_boxes: Mutex::new(FigureBoxes::default()),
         }
@@ -248,24 +257,61 @@ impl Scene {
         self.figure_boxes.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The palette.
-    pub(crate) fn colours(&self) -> &[Rgb8] {
-        &self.colours
+    /// `img`, a board of this scene with `figures` figures drawn over `background` where
+    /// `drawn` says, as a PNG, compressed the fastest way foreseen within the budget: a board
+    /// of squares, whose rows mostly repeat, at zlib's fastest level with each row stored
+    /// against the row above; any other reusing the parse of its background (`deflate`); a
+    /// board too heavy for that (none of the registry's) as tightly as zlib can.
+    pub(crate) fn png(
+        &self,
+        img: &RgbImage,
+        background: &RgbImage,
+        drawn: &DrawnOver,
+        figures: usize,
+    ) -> Result<Vec<u8>, crate::RenderError> {
+        let size = img.dimensions();
+        if let Some((bare, each)) = self.repeating {
+            // With a twentieth to spare: a way tried in vain costs its time as well.
+            if bare as f32 + figures as f32 * each <= indexed::PNG_BUDGET as f32 * 0.95 {
+                let indices = self.indices(img, background, drawn);
+                let png = indexed::fastest(size, &indices, &self.colours)?;
+                if png.len() <= indexed::PNG_BUDGET {
+                    return Ok(png);
+                }
+            }
+        }
+        let scanlines = self.scanlines_of(img, background, drawn);
+        let png = self.reusing_png(size, &scanlines, drawn);
+        if png.len() <= indexed::PNG_BUDGET {
+            return Ok(png);
+        }
+        let indices: Vec<u8> = scanlines
+            .chunks_exact(size.0 as usize + 1)
+            .flat_map(|row| &row[1..])
+            .copied()
+            .collect();
+        indexed::encode_indices(size, &indices, &self.colours, indexed::TIGHT)
     }
 
-    /// Which way of `indexed::ATTEMPTS` to try first for a board of `figures` figures: the
-    /// first in which the background and that many figures are foreseen within the budget
-    /// with a twentieth to spare (over a game of six-army Tri-Chess the foresight was within
-    /// about 4 KB, and a way tried in vain costs its time as well); never the last way, which
-    /// only a board too heavy for the one before it needs.
-    pub(crate) fn first_attempt(&self, figures: usize) -> usize {
-        let room = indexed::PNG_BUDGET as f32 * 0.95;
-        let tightest = self.background_bytes.len().saturating_sub(2);
-        self.background_bytes
-            .iter()
-            .zip(&self.figure_bytes)
-            .position(|(&bare, &each)| bare as f32 + figures as f32 * each <= room)
-            .map_or(tightest, |first| first.min(tightest))
+    /// The board, as PNG scanlines of palette indices, as a PNG compressed reusing the parse
+    /// of the background, whatever it weighs.
+    fn reusing_png(
+        &self,
+        (width, height): (u32, u32),
+        scanlines: &[u8],
+        drawn: &DrawnOver,
+    ) -> Vec<u8> {
+        let stride = width as usize + 1;
+        debug_assert_eq!(scanlines.len(), stride * height as usize);
+        let zlib = deflate::zlib(
+            scanlines,
+            stride,
+            &self.scanlines,
+            drawn.extra as usize * stride,
+            &self.hints,
+            &drawn.changed(),
+        );
+        indexed::png_of_scanlines((width, height), &self.colours, &zlib)
     }
 
     /// `img`, a board of this scene drawn over `background` where `drawn` says, as palette
@@ -280,17 +326,38 @@ impl Scene {
         background: &RgbImage,
         drawn: &DrawnOver,
     ) -> Vec<u8> {
+        self.indices_after(img, background, drawn, 0)
+    }
+
+    /// The same indices as PNG scanlines: each row after its filter byte (0, none).
+    fn scanlines_of(&self, img: &RgbImage, background: &RgbImage, drawn: &DrawnOver) -> Vec<u8> {
+        self.indices_after(img, background, drawn, 1)
+    }
+
+    /// The indices, each row after `lead` zero bytes.
+    fn indices_after(
+        &self,
+        img: &RgbImage,
+        background: &RgbImage,
+        drawn: &DrawnOver,
+        lead: usize,
+    ) -> Vec<u8> {
         debug_assert_eq!(img.width(), background.width());
         debug_assert_eq!(img.height(), background.height() + drawn.extra);
-        debug_assert_eq!(self.background.len(), background.pixels().len());
+        debug_assert_eq!(
+            self.scanlines.len(),
+            background.pixels().len() + background.height() as usize
+        );
         let width = img.width() as usize;
-        let mut out = vec![0u8; width * img.height() as usize];
+        let line = width + lead;
+        let mut out = vec![0u8; line * img.height() as usize];
         let mut mapper = Mapper {
             scene: self,
             misses: HashMap::new(),
             last: (u32::MAX, 0),
         };
-        for (y, out_row) in out.chunks_exact_mut(width.max(1)).enumerate() {
+        for (y, out_row) in out.chunks_exact_mut(line.max(1)).enumerate() {
+            let out_row = &mut out_row[lead..];
             let under = self.background_row(background, drawn.extra, y);
             out_row.copy_from_slice(under.1);
             let (x0, x1) = drawn.spans[y];
@@ -328,7 +395,7 @@ impl Scene {
                         .eq(box_rows(img, rect))
                 {
                     for (y, indices) in (y0..).zip(known.indices.chunks_exact(known.width)) {
-                        out[y * width + x0..y * width + x1].copy_from_slice(indices);
+                        out[y * line + lead + x0..y * line + lead + x1].copy_from_slice(indices);
                     }
                     continue;
                 }
@@ -339,7 +406,7 @@ impl Scene {
                 indices: Vec::with_capacity((x1 - x0) * (y1 - y0)),
             };
             for y in y0..y1 {
-                let out_row = &mut out[y * width..(y + 1) * width];
+                let out_row = &mut out[y * line + lead..(y + 1) * line];
                 mapper.map(
                     img,
                     self.background_row(background, drawn.extra, y),
@@ -376,7 +443,7 @@ impl Scene {
                 let by = by as usize;
                 (
                     &background.as_raw()[by * width * 3..(by + 1) * width * 3],
-                    &self.background[by * width..(by + 1) * width],
+                    &self.scanlines[by * (width + 1) + 1..(by + 1) * (width + 1)],
                 )
             }
             _ => (&self.backdrop_row.rgb, &self.backdrop_row.indices),
@@ -605,6 +672,28 @@ impl DrawnOver {
 
     pub(crate) fn caption_armies(&self) -> &[usize] {
         &self.caption_armies
+    }
+
+    /// Where the picture's scanlines may differ from the background's: the rows above the
+    /// background, the spans and the boxes ([`Scene::indices`] takes the background's
+    /// indices everywhere else).
+    fn changed(&self) -> deflate::Changed {
+        let stride = self.width as usize + 1;
+        let mut changed = deflate::Changed::new(stride * self.spans.len());
+        changed.mark(0..self.extra as usize * stride);
+        for (y, &(x0, x1)) in self.spans.iter().enumerate() {
+            if x0 < x1 {
+                changed.mark(y * stride + 1 + x0 as usize..y * stride + 1 + x1 as usize);
+            }
+        }
+        for &[x0, y0, x1, y1] in &self.boxes {
+            if x0 < x1 {
+                for y in y0 as usize..y1 as usize {
+                    changed.mark(y * stride + 1 + x0 as usize..y * stride + 1 + x1 as usize);
+                }
+            }
+        }
+        changed
     }
 
     /// A rectangle (left, top, right, bottom) as whole pixels inside the picture.
@@ -1004,6 +1093,23 @@ mod tests {
                             game.info().id
                         );
                     }
+                    // Compressed reusing the background's parse, every board within the
+                    // budget and back exactly.
+                    let indices = scene.indices(&img, &prepared.background, &drawn);
+                    let scanlines = scene.scanlines_of(&img, &prepared.background, &drawn);
+                    let png = scene.reusing_png(img.dimensions(), &scanlines, &drawn);
+                    assert!(
+                        png.len() <= indexed::PNG_BUDGET,
+                        "{} {seats} stage {stage}: {} bytes",
+                        game.info().id,
+                        png.len()
+                    );
+                    assert_eq!(
+                        decoded(png),
+                        indices,
+                        "{} {seats} stage {stage}",
+                        game.info().id
+                    );
                 }
             }
         }
@@ -1038,21 +1144,13 @@ mod tests {
         }
     }
 
-    /// Six armies of seventeen pieces on Tri-Chess's triangles are too heavy for the fastest
-    /// compression, and foreseen so; an 8x8 chess board is not.
-    #[test]
-    fn a_crowded_board_starts_with_a_tighter_compression() {
-        for (view, crowded) in [
-            (start("tri-chess", 6, Viewer::Seat(Seat(3))), true),
-            (start("chess", 2, Viewer::Spectator), false),
-        ] {
-            let (img, prepared, drawn) = crate::compose(&view);
-            let scene = scene_of(&view);
-            let indices = scene.indices(&img, &prepared.background, &drawn);
-            let fastest = indexed::sizes(img.dimensions(), &indices, &scene.colours)[0];
-            assert_eq!(fastest > indexed::PNG_BUDGET, crowded, "{fastest} bytes");
-            let first = scene.first_attempt(view.figures.len());
-            assert_eq!(first > 0, crowded);
-        }
+    /// A PNG's palette indices.
+    fn decoded(png: Vec<u8>) -> Vec<u8> {
+        let mut reader = png::Decoder::new(std::io::Cursor::new(png))
+            .read_info()
+            .unwrap();
+        let mut back = vec![0; reader.output_buffer_size().unwrap()];
+        reader.next_frame(&mut back).unwrap();
+        back
     }
 }
