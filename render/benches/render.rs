@@ -2,7 +2,9 @@
 //! 12x12 board with Adams' four Doubles Chess armies, Caverly's Trimens board of 258
 //! numbered triangles seen by the second player (turned 120 degrees), and six-army Tri-Chess;
 //! each the same board again and again, and the positions of a game of the same board, each
-//! drawn for the first time.
+//! drawn for the first time. Beside each, the bar the board images are held to: the same
+//! picture drawn and written as an RGB PNG the way boards were before they had to fit 60 KB
+//! (`rgb_png`).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 
@@ -83,6 +85,25 @@ fn game_views(variant: &str, seats: usize, plies: usize) -> Vec<View> {
     views
 }
 
+/// The board of `view` as boards were written before the 60 KB budget: drawn in RGB and
+/// written by `image`'s PNG encoder at its fast setting with each byte stored against the one
+/// to its left. The bar for render time.
+fn rgb_png(view: &View) -> Vec<u8> {
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    use image::ImageEncoder;
+    let img = render::render_image(view);
+    let mut out = Vec::new();
+    PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Sub)
+        .write_image(
+            img.as_raw(),
+            img.width(),
+            img.height(),
+            image::ExtendedColorType::Rgb8,
+        )
+        .unwrap();
+    out
+}
+
 fn bench(c: &mut Criterion) {
     // As a game meets them: each position drawn for the first time, right after the one
     // before it (whose figure boxes, the unmoved pieces', are met again).
@@ -107,6 +128,18 @@ fn bench(c: &mut Criterion) {
                 criterion::BatchSize::PerIteration,
             )
         });
+        let mut at = 0;
+        c.bench_function(&format!("rgb_png/{name} after each move"), |b| {
+            b.iter_batched(
+                || {
+                    at = (at + 1) % (views.len() - 1);
+                    rgb_png(&views[at]);
+                    &views[at + 1]
+                },
+                |view| rgb_png(black_box(view)),
+                criterion::BatchSize::PerIteration,
+            )
+        });
     }
     for (name, view) in [
         ("8x8", chess_view()),
@@ -120,6 +153,9 @@ fn bench(c: &mut Criterion) {
         eprintln!("{name}: {} bytes", png.len());
         c.bench_function(&format!("render_png/{name}"), |b| {
             b.iter(|| render::render_png(black_box(&view)).unwrap())
+        });
+        c.bench_function(&format!("rgb_png/{name}"), |b| {
+            b.iter(|| rgb_png(black_box(&view)))
         });
         // Composing the picture alone; and encoding it with a palette of its own shades, the
         // way boards with cards or panels (and `render::encode`) are.

@@ -23,6 +23,8 @@ const MAX_CODE_LENGTH_CODE: u8 = 7;
 const END_OF_BLOCK: usize = 256;
 /// Bits of the hash of four bytes that finds earlier places with the same bytes.
 const HASH_BITS: u32 = 13;
+/// A copy short enough that the bytes it covers are still noted for later searches.
+const FINDABLE_COPY: usize = 8;
 /// A copy long enough that a drawn-over byte looks no further.
 const GOOD_COPY: usize = 16;
 
@@ -147,6 +149,30 @@ impl Changed {
         }
     }
 
+    /// Whether byte `at` may have changed.
+    #[inline(always)]
+    fn at(&self, at: usize) -> bool {
+        let chunk = at >> CHUNK_BITS;
+        self.chunks[chunk / 64] & (1 << (chunk % 64)) != 0
+    }
+
+    /// The first byte from `at` on that has not changed (or `end`).
+    #[inline(always)]
+    fn unchanged_from(&self, at: usize, end: usize) -> usize {
+        let chunk = at >> CHUNK_BITS;
+        let mut word = chunk / 64;
+        // The chunks of this word from `chunk` on that have not changed.
+        let mut clean = !self.chunks[word] & (u64::MAX << (chunk % 64));
+        while clean == 0 {
+            word += 1;
+            if word >= self.chunks.len() {
+                return end;
+            }
+            clean = !self.chunks[word];
+        }
+        (((word * 64 + clean.trailing_zeros() as usize) << CHUNK_BITS).max(at)).min(end)
+    }
+
     /// Whether any byte of `range` may have changed.
     #[inline(always)]
     fn any(&self, range: std::ops::Range<usize>) -> bool {
@@ -224,75 +250,98 @@ impl Tokens {
         let copies = &hints.copies;
         let mut next_copy = 0;
         let mut at = 0;
+        // The background's copy under byte `at`, if any: its distance and how much of it is
+        // left from `at`.
+        let mut under = |at: usize| -> Option<(usize, usize)> {
+            let b = at.checked_sub(shift).filter(|&b| b < background.len())?;
+            while copies
+                .get(next_copy)
+                .is_some_and(|c| (c.at as usize + c.length as usize) <= b)
+            {
+                next_copy += 1;
+            }
+            let copy = copies.get(next_copy).filter(|c| c.at as usize <= b)?;
+            Some((
+                copy.distance as usize,
+                copy.at as usize + copy.length as usize - b,
+            ))
+        };
         while at < n {
-            // The background's copy (or literal) under this byte.
-            let under = at.checked_sub(shift).filter(|&b| b < background.len());
-            let mut hinted = None;
-            if let Some(b) = under {
-                while next_copy < copies.len()
-                    && (copies[next_copy].at as usize + copies[next_copy].length as usize) <= b
-                {
-                    next_copy += 1;
-                }
-                match copies.get(next_copy) {
-                    Some(copy) if copy.at as usize <= b => {
-                        let distance = copy.distance as usize;
-                        let left = copy.at as usize + copy.length as usize - b;
+            if !changed.at(at) {
+                // Left alone: the background's copy, if nothing it copies was drawn over
+                // either, or its literal.
+                match under(at) {
+                    Some((distance, left)) => {
                         if left >= MIN_COPY
                             && distance <= at
                             && !changed.any(at..at + left)
                             && !changed.any(at - distance..at - distance + left)
                         {
-                            // The background's copy, over bytes the picture left alone.
                             tokens.copy(left, distance);
                             at += left;
                             continue;
                         }
-                        hinted = Some(distance);
+                        at = tokens.search(stream, at, stride, Some(distance), &mut recent);
                     }
-                    _ => {
-                        if !changed.any(at..at + 1) {
-                            // The background says this byte well as a literal.
-                            tokens.literal(stream[at]);
-                            at += 1;
-                            continue;
-                        }
+                    None if at >= shift => {
+                        tokens.literal(stream[at]);
+                        at += 1;
                     }
+                    None => at = tokens.search(stream, at, stride, None, &mut recent),
                 }
+                continue;
             }
-            // Drawn over: the longest of the background's copy here, the row above, a run
-            // and, unless one of those is long already, the last place with the same four
-            // bytes.
-            let limit = MAX_COPY.min(n - at);
-            let mut best = (0, 0);
-            for distance in [hinted.unwrap_or(0), stride, 1] {
-                consider(stream, at, distance, limit, &mut best);
-            }
-            if best.0 < GOOD_COPY && at + 4 <= n {
-                let h = hash4(stream, at);
-                let from = recent[h] as usize;
-                recent[h] = at as u32;
-                if from < at && at - from <= WINDOW {
-                    consider(stream, at, at - from, limit, &mut best);
-                }
-            }
-            if best.0 >= MIN_COPY {
-                tokens.copy(best.0, best.1);
-                // Short copies leave their bytes findable (figures repeat a few bytes apart).
-                if best.0 < GOOD_COPY {
-                    for later in at + 1..(at + best.0).min(n.saturating_sub(3)) {
-                        recent[hash4(stream, later)] = later as u32;
-                    }
-                }
-                at += best.0;
-            } else {
-                tokens.literal(stream[at]);
-                at += 1;
+            // Drawn over, up to the next byte left alone: searched afresh.
+            let end = changed.unchanged_from(at, n);
+            while at < end {
+                let hinted = under(at).map(|(distance, _)| distance);
+                at = tokens.search(stream, at, stride, hinted, &mut recent);
             }
         }
         RECENT.with(|r| r.replace(recent));
         tokens.literal_lengths[END_OF_BLOCK] += 1;
         tokens
+    }
+
+    /// Says the bytes from `at` as the longest copy of the background's (`hinted`), the row
+    /// above, a run and, unless one of those is long already, the last place with the same
+    /// four bytes; or as a literal. Returns where it stopped.
+    #[inline(always)]
+    fn search(
+        &mut self,
+        stream: &[u8],
+        at: usize,
+        stride: usize,
+        hinted: Option<usize>,
+        recent: &mut [u32],
+    ) -> usize {
+        let n = stream.len();
+        let limit = MAX_COPY.min(n - at);
+        let mut best = (0, 0);
+        for distance in [hinted.unwrap_or(0), stride, 1] {
+            consider(stream, at, distance, limit, &mut best);
+        }
+        if best.0 < GOOD_COPY && at + 4 <= n {
+            let h = hash4(stream, at);
+            let from = recent[h] as usize;
+            recent[h] = at as u32;
+            if from < at && at - from <= WINDOW {
+                consider(stream, at, at - from, limit, &mut best);
+            }
+        }
+        if best.0 >= MIN_COPY {
+            self.copy(best.0, best.1);
+            // The bytes of short copies are noted (figures repeat a few bytes apart).
+            if best.0 < FINDABLE_COPY {
+                for later in at + 1..(at + best.0).min(n.saturating_sub(3)) {
+                    recent[hash4(stream, later)] = later as u32;
+                }
+            }
+            at + best.0
+        } else {
+            self.literal(stream[at]);
+            at + 1
+        }
     }
 
     #[inline(always)]

@@ -61,13 +61,15 @@ pub struct RenderError(String);
 
 /// The board of `view` as PNG bytes.
 pub fn render_png(view: &View) -> Result<Vec<u8>, RenderError> {
-    let (img, prepared, drawn) = compose(view);
+    let (img, prepared, drawn) = compose(view, true);
     if !view.cards.is_empty() || view.panel.is_some() {
         // Cards and panels are drawn beside the board: the picture's own shades choose.
         return encode(&img);
     }
     let scene = prepared.scene(view, drawn.caption_armies());
-    scene.png(&img, &prepared.background, &drawn, view.figures.len())
+    let png = scene.png(&img, &prepared.background, &drawn, view.figures.len());
+    prepared.give_back(img, &drawn);
+    png
 }
 
 /// Forgets the figure boxes met on boards like `view`'s, so that a benchmark can time the
@@ -79,19 +81,24 @@ pub fn forget_figure_boxes(view: &View) {
 
 /// The board of `view` as an RGB image.
 pub fn render_image(view: &View) -> RgbImage {
-    compose(view).0
+    compose(view, false).0
 }
 
 /// The board of `view`, with the prepared board it was drawn over and where the picture was
-/// drawn over it.
-fn compose(view: &View) -> (RgbImage, Arc<Prepared>, scene::DrawnOver) {
+/// drawn over it; drawn on the prepared board's spare canvas if `borrow` and it is free (to
+/// be given back with [`Prepared::give_back`]), else on a copy of the background.
+fn compose(view: &View, borrow: bool) -> (RgbImage, Arc<Prepared>, scene::DrawnOver) {
     let prepared = prepared(view);
     let caption = plan_caption(view, prepared.layout.width);
     // A caption of several lines pushes the board down.
     let extra = caption.extra_px();
     let lowered;
     let (layout, mut img) = if extra == 0 {
-        (&prepared.layout, prepared.background.clone())
+        let spare = borrow.then(|| prepared.lock_canvas().take()).flatten();
+        (
+            &prepared.layout,
+            spare.unwrap_or_else(|| prepared.background.clone()),
+        )
     } else {
         lowered = prepared.layout.lowered(extra as f32);
         let mut img = RgbImage::from_pixel(
@@ -313,6 +320,31 @@ struct Prepared {
     background: RgbImage,
     /// The palettes of the sets of figures drawn over this background (`scene`).
     scenes: Mutex<Vec<Arc<scene::Scene>>>,
+    /// A copy of the background to draw a board on, so that a board copies back only what
+    /// was drawn over it rather than the whole background.
+    canvas: Mutex<Option<RgbImage>>,
+}
+
+impl Prepared {
+    fn lock_canvas(&self) -> std::sync::MutexGuard<'_, Option<RgbImage>> {
+        self.canvas.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Takes back a board drawn on this background's spare canvas (or a copy of it): what
+    /// `drawn` says was drawn over is copied back from the background, and the canvas is kept
+    /// for the next board. A picture of another size (a long caption, cards, a panel) is
+    /// dropped.
+    fn give_back(&self, mut img: RgbImage, drawn: &scene::DrawnOver) {
+        if img.dimensions() != self.background.dimensions() {
+            return;
+        }
+        drawn.restore(&mut img, &self.background);
+        debug_assert!(img == self.background, "a board drew where it did not say");
+        let mut canvas = self.lock_canvas();
+        if canvas.is_none() {
+            *canvas = Some(img);
+        }
+    }
 }
 
 fn prepared(view: &View) -> Arc<Prepared> {
@@ -338,6 +370,7 @@ fn prepared(view: &View) -> Arc<Prepared> {
         layout,
         background,
         scenes: Mutex::new(Vec::new()),
+        canvas: Mutex::new(None),
     });
     cache
         .lock()

@@ -605,6 +605,13 @@ impl Mapper<'_> {
                 *out_run = *idx_run;
                 continue;
             }
+            if run[..21] == run[3..] {
+                // Eight pixels of one colour (a tinted cell's inside): one index.
+                let p = [run[0], run[1], run[2]];
+                let bg = [bg_run[0], bg_run[1], bg_run[2]];
+                *out_run = [self.pixel(p, bg, idx_run[0]); 8];
+                continue;
+            }
             for i in 0..8 {
                 let p = [run[i * 3], run[i * 3 + 1], run[i * 3 + 2]];
                 let bg = [bg_run[i * 3], bg_run[i * 3 + 1], bg_run[i * 3 + 2]];
@@ -672,6 +679,30 @@ impl DrawnOver {
 
     pub(crate) fn caption_armies(&self) -> &[usize] {
         &self.caption_armies
+    }
+
+    /// Copies back from `background` every pixel of `img` this says was drawn over (for a
+    /// picture as high as the background).
+    pub(crate) fn restore(&self, img: &mut RgbImage, background: &RgbImage) {
+        debug_assert_eq!((self.extra, img.dimensions()), (0, background.dimensions()));
+        let stride = img.width() as usize * 3;
+        let (to, from) = (&mut **img, background.as_raw());
+        let mut copy = |y: usize, x0: usize, x1: usize| {
+            let range = y * stride + x0 * 3..y * stride + x1 * 3;
+            to[range.clone()].copy_from_slice(&from[range]);
+        };
+        for (y, &(x0, x1)) in self.spans.iter().enumerate() {
+            if x0 < x1 {
+                copy(y, x0 as usize, x1 as usize);
+            }
+        }
+        for &[x0, y0, x1, y1] in &self.boxes {
+            if x0 < x1 {
+                for y in y0 as usize..y1 as usize {
+                    copy(y, x0 as usize, x1 as usize);
+                }
+            }
+        }
     }
 
     /// Where the picture's scanlines may differ from the background's: the rows above the
@@ -1015,7 +1046,7 @@ mod tests {
 
     /// A scene chosen afresh (not taken from the cache) for `view`'s looks.
     fn scene_of(view: &View) -> Scene {
-        let (_, prepared, drawn) = crate::compose(view);
+        let (_, prepared, drawn) = crate::compose(view, false);
         Scene::new(&prepared, view, looks(view, drawn.caption_armies()))
     }
 
@@ -1072,7 +1103,7 @@ mod tests {
                     if !view.cards.is_empty() || view.panel.is_some() {
                         continue;
                     }
-                    let (img, prepared, drawn) = crate::compose(&view);
+                    let (img, prepared, drawn) = crate::compose(&view, false);
                     let scene = prepared.scene(&view, drawn.caption_armies());
                     let mut misses = HashMap::new();
                     let expected: Vec<u8> = img
@@ -1119,7 +1150,7 @@ mod tests {
     #[test]
     fn each_pixel_is_its_nearest_palette_colour() {
         let view = start("chess", 2, Viewer::Spectator);
-        let (img, prepared, drawn) = crate::compose(&view);
+        let (img, prepared, drawn) = crate::compose(&view, false);
         let scene = prepared.scene(&view, drawn.caption_armies());
         let indices = scene.indices(&img, &prepared.background, &drawn);
         let distance = |a: Rgb8, b: Rgb8| -> i32 {
