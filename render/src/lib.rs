@@ -6,7 +6,9 @@
 //! piece sprites per army and size, and text glyphs. A render copies the background, tints the
 //! highlighted cells, blits the sprites and writes the caption, noting where it drew; then it
 //! turns the picture into palette indices with the palette of its scene (`scene`), looking up
-//! only what was drawn over the background, and compresses them.
+//! only what was drawn over the background, and compresses them (reusing, for boards whose
+//! rows do not repeat, the parse of the background made with the scene: `deflate`). A board
+//! is drawn on a spare copy of its background, and only what was drawn is copied back.
 //!
 //! ```
 //! use engine::registry;

@@ -11,6 +11,12 @@
 //! depends only on the prepared board and the set of looks, never on which board of a game
 //! was drawn first. A shade no scene foresaw (a few pixels where two glyphs meet) is drawn as
 //! its nearest palette colour.
+//!
+//! A scene also parses its background's indices into back-references once (`deflate`), so
+//! that a board whose rows do not repeat (triangles, hexagons) is compressed by saying those
+//! again wherever nothing was drawn over them and searching only where something was. A board
+//! of squares, whose rows mostly repeat, is compressed faster by zlib's fastest level with each
+//! row stored against the row above, when that is foreseen within the budget.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
