@@ -111,13 +111,8 @@ impl Hints {
             }
             at += 1;
         }
-        if let Some((length, distance)) = pending {
-            copies.push(Copy {
-                at: (n - 1) as u32,
-                length: length as u16,
-                distance: distance as u16,
-            });
-        }
+        // A copy is never left pending at the end: none is found in the last three bytes.
+        debug_assert!(pending.is_none());
         Hints { copies }
     }
 }
@@ -442,7 +437,8 @@ impl Tokens {
                 (code, length, extra)
             })
             .collect();
-        bits.reserve(self.tokens.len() * 6);
+        // About what a board's tokens weigh; `put` makes more room if they weigh more.
+        bits.reserve(self.tokens.len() * 2);
         for &token in &self.tokens {
             let (code, length, extra) = literal_codes[(token & 0x1ff) as usize];
             bits.put(code | ((token >> 9) & 0x1f) << length, length + extra);
@@ -466,7 +462,7 @@ thread_local! {
 fn consider(stream: &[u8], at: usize, distance: usize, limit: usize, best: &mut (usize, usize)) {
     if best.0 < limit
         && distance <= at
-        && distance > 0
+        && (1..=WINDOW).contains(&distance)
         && stream[at - distance] == stream[at]
         && stream[at - distance + best.0] == stream[at + best.0]
     {

@@ -1,7 +1,9 @@
 //! Board images as indexed (palette) PNGs: a board PNG about a fifth of its RGB size, with
-//! every colour the renderer paints on purpose kept exactly, compressed the fastest of a few
-//! ways that keeps it within [`PNG_BUDGET`] (`every_board_image_is_at_most_sixty_kilobytes`
-//! checks every variant).
+//! every colour the renderer paints on purpose kept exactly, within [`PNG_BUDGET`]
+//! (`every_board_image_is_at_most_sixty_kilobytes` checks every variant). A board of a scene
+//! is compressed as `scene` chooses (zlib's fastest way here, or `deflate`); a picture with
+//! cards or a panel beside the board, by the fastest of a few zlib ways that keeps it within
+//! the budget.
 
 use image::RgbImage;
 
@@ -16,9 +18,8 @@ const PALETTE_SIZE: usize = 256;
 /// Of them, how many go to the commonest shades (the rest to the shades worst served).
 const COMMON_SHADES: usize = 192;
 
-/// The ways a board is compressed, fastest first: most boards at level 1 with each row stored
-/// against the row above (a board's rows mostly repeat); the busiest (crowded triangular
-/// boards, whose diagonal edges make every row unlike the one above) tighter.
+/// The ways a picture is compressed by zlib, fastest first: at level 1 with each row stored
+/// against the row above (a board's rows mostly repeat), then tighter for a busier picture.
 const ATTEMPTS: [(png::DeflateCompression, png::Filter); 4] = [
     (png::DeflateCompression::Level(1), png::Filter::Up),
     (png::DeflateCompression::Level(2), png::Filter::NoFilter),
@@ -26,7 +27,7 @@ const ATTEMPTS: [(png::DeflateCompression, png::Filter); 4] = [
     (png::DeflateCompression::Level(6), png::Filter::NoFilter),
 ];
 
-/// The first of [`ATTEMPTS`] that compresses at least as tightly as zlib's default level.
+/// The first of [`ATTEMPTS`] for a board too heavy for the faster ways (zlib level 4).
 pub(crate) const TIGHT: usize = 2;
 
 /// The sizes of a picture (`width` by `height`, as `indices` into `colours`) compressed each

@@ -63,8 +63,9 @@ pub struct RenderError(String);
 
 /// The board of `view` as PNG bytes.
 pub fn render_png(view: &View) -> Result<Vec<u8>, RenderError> {
-    let (img, prepared, drawn) = compose(view, true);
-    if !view.cards.is_empty() || view.panel.is_some() {
+    let beside = !view.cards.is_empty() || view.panel.is_some();
+    let (img, prepared, drawn) = compose(view, !beside);
+    if beside {
         // Cards and panels are drawn beside the board: the picture's own shades choose.
         return encode(&img);
     }
@@ -88,7 +89,8 @@ pub fn render_image(view: &View) -> RgbImage {
 
 /// The board of `view`, with the prepared board it was drawn over and where the picture was
 /// drawn over it; drawn on the prepared board's spare canvas if `borrow` and it is free (to
-/// be given back with [`Prepared::give_back`]), else on a copy of the background.
+/// be given back with [`Prepared::give_back`]), else on a copy of the background (on a taller
+/// picture, under a caption of several lines).
 fn compose(view: &View, borrow: bool) -> (RgbImage, Arc<Prepared>, scene::DrawnOver) {
     let prepared = prepared(view);
     let caption = plan_caption(view, prepared.layout.width);
@@ -334,8 +336,9 @@ impl Prepared {
 
     /// Takes back a board drawn on this background's spare canvas (or a copy of it): what
     /// `drawn` says was drawn over is copied back from the background, and the canvas is kept
-    /// for the next board. A picture of another size (a long caption, cards, a panel) is
-    /// dropped.
+    /// for the next board. A picture of another size (under a long caption) is dropped. So
+    /// everything `compose` draws must be marked in `drawn`, which debug builds check here
+    /// (and `every_board_is_indexed_as_its_colours_look_up` on every variant's boards).
     fn give_back(&self, mut img: RgbImage, drawn: &scene::DrawnOver) {
         if img.dimensions() != self.background.dimensions() {
             return;

@@ -267,7 +267,7 @@ impl Scene {
     /// `drawn` says, as a PNG, compressed the fastest way foreseen within the budget: a board
     /// of squares, whose rows mostly repeat, at zlib's fastest level with each row stored
     /// against the row above; any other reusing the parse of its background (`deflate`); a
-    /// board too heavy for that (none of the registry's) as tightly as zlib can.
+    /// board too heavy for that (none of the registry's) by zlib at level 4, then 6.
     pub(crate) fn png(
         &self,
         img: &RgbImage,
@@ -276,6 +276,10 @@ impl Scene {
         figures: usize,
     ) -> Result<Vec<u8>, crate::RenderError> {
         let size = img.dimensions();
+        if size.0 == 0 || size.1 == 0 {
+            // No PNG has no pixels: zlib's writer says so.
+            return indexed::encode_indices(size, &[], &self.colours, indexed::TIGHT);
+        }
         if let Some((bare, each)) = self.repeating {
             // With a twentieth to spare: a way tried in vain costs its time as well.
             if bare as f32 + figures as f32 * each <= indexed::PNG_BUDGET as f32 * 0.95 {
