@@ -221,8 +221,11 @@ impl Scene {
         let rows: Vec<&[u8]> = scanlines.chunks_exact(width as usize + 1).collect();
         let repeated = rows.windows(2).filter(|pair| pair[0] == pair[1]).count();
         let repeating = (2 * repeated >= rows.len()).then(|| {
-            let indices: Vec<u8> = rows.iter().flat_map(|row| &row[1..]).copied().collect();
-            let bare = indexed::fastest_size((width, height), &indices, &colours);
+            let weight = |scanlines: Vec<u8>| {
+                indexed::fastest((width, height), scanlines, &colours)
+                    .map_or(usize::MAX, |png| png.len())
+            };
+            let bare = weight(scanlines.clone());
             // A board with one of the scene's figures on every cell, in turn.
             let mut full = prepared.background.clone();
             let board = &canon.board;
@@ -237,11 +240,13 @@ impl Scene {
                 };
                 draw_figure(&mut full, &prepared.layout, &placed, &canon);
             }
-            let full: Vec<u8> = full.pixels().map(|p| index(packed(&p.0))).collect();
+            let mut full_scanlines = Vec::with_capacity(scanlines.len());
+            for row in full.rows() {
+                full_scanlines.push(0);
+                full_scanlines.extend(row.map(|p| index(packed(&p.0))));
+            }
             let cells = if figures.is_empty() { 0 } else { board.len() };
-            let each = indexed::fastest_size((width, height), &full, &colours).saturating_sub(bare)
-                as f32
-                / cells.max(1) as f32;
+            let each = weight(full_scanlines).saturating_sub(bare) as f32 / cells.max(1) as f32;
             (bare, each)
         });
         Scene {
@@ -283,8 +288,8 @@ impl Scene {
         if let Some((bare, each)) = self.repeating {
             // With a twentieth to spare: a way tried in vain costs its time as well.
             if bare as f32 + figures as f32 * each <= indexed::PNG_BUDGET as f32 * 0.95 {
-                let indices = self.indices(img, background, drawn);
-                let png = indexed::fastest(size, &indices, &self.colours)?;
+                let scanlines = self.scanlines_of(img, background, drawn);
+                let png = indexed::fastest(size, scanlines, &self.colours)?;
                 if png.len() <= indexed::PNG_BUDGET {
                     return Ok(png);
                 }
@@ -330,6 +335,7 @@ impl Scene {
     /// the same as one met before takes that box's indices; elsewhere a run of eight pixels
     /// the same as the background's takes the background's, and only the pixels drawn over
     /// are looked up.
+    #[cfg(test)]
     pub(crate) fn indices(
         &self,
         img: &RgbImage,
