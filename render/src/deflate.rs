@@ -30,7 +30,7 @@ const GOOD_COPY: usize = 16;
 
 /// A copy of `length` bytes from `distance` back, found at `at` in the background.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Copy {
+struct Reference {
     at: u32,
     length: u16,
     distance: u16,
@@ -38,12 +38,13 @@ struct Copy {
 
 /// The background's copies, in order: the back-references a board drawn over it may reuse.
 pub(crate) struct Hints {
-    copies: Vec<Copy>,
+    copies: Vec<Reference>,
 }
 
 impl Hints {
-    /// Parses `background` (PNG scanlines) thoroughly: hash chains searched deep, with a one-step lazy look-ahead, as
-    /// zlib's tightest levels do. Done once per scene, so its time is not a board's.
+    /// Parses `background` (PNG scanlines) thoroughly: hash chains searched deep, with a
+    /// one-step lazy look-ahead, as zlib's tightest levels do. Done once per scene, so its time
+    /// is not a board's.
     pub(crate) fn of(background: &[u8]) -> Hints {
         const CHAIN: usize = 256;
         let n = background.len();
@@ -93,7 +94,7 @@ impl Hints {
             match pending.take() {
                 // The copy found one byte back is kept unless this one is longer.
                 Some((length, distance)) if found.0 <= length => {
-                    copies.push(Copy {
+                    copies.push(Reference {
                         at: (at - 1) as u32,
                         length: length as u16,
                         distance: distance as u16,
@@ -921,11 +922,11 @@ mod tests {
         let hints = Hints::of(&bg);
         let unchanged = Changed::new(bg.len());
         let tokens = Tokens::parse(&bg, width + 1, &bg, 0, &hints, &unchanged);
-        let copies: Vec<Copy> = tokens
+        let copies: Vec<Reference> = tokens
             .tokens
             .iter()
             .scan(0, |at, &t| {
-                let copy = copy_of(t).map(|(length, distance)| Copy {
+                let copy = copy_of(t).map(|(length, distance)| Reference {
                     at: *at as u32,
                     length: length as u16,
                     distance: distance as u16,

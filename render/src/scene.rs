@@ -703,22 +703,28 @@ impl DrawnOver {
         debug_assert_eq!((self.extra, img.dimensions()), (0, background.dimensions()));
         let stride = img.width() as usize * 3;
         let (to, from) = (&mut **img, background.as_raw());
-        let mut copy = |y: usize, x0: usize, x1: usize| {
-            let range = y * stride + x0 * 3..y * stride + x1 * 3;
+        for (y, xs) in self.rows_drawn() {
+            let range = y * stride + xs.start * 3..y * stride + xs.end * 3;
             to[range.clone()].copy_from_slice(&from[range]);
-        };
-        for (y, &(x0, x1)) in self.spans.iter().enumerate() {
-            if x0 < x1 {
-                copy(y, x0 as usize, x1 as usize);
-            }
         }
-        for &[x0, y0, x1, y1] in &self.boxes {
-            if x0 < x1 {
-                for y in y0 as usize..y1 as usize {
-                    copy(y, x0 as usize, x1 as usize);
-                }
-            }
-        }
+    }
+
+    /// Each row's columns drawn over: the spans, then each box's rows (boxes overlap where
+    /// they overlap).
+    fn rows_drawn(&self) -> impl Iterator<Item = (usize, std::ops::Range<usize>)> + '_ {
+        let spans = self
+            .spans
+            .iter()
+            .enumerate()
+            .map(|(y, &(x0, x1))| (y, x0, x1));
+        let boxes = self
+            .boxes
+            .iter()
+            .flat_map(|&[x0, y0, x1, y1]| (y0..y1).map(move |y| (y as usize, x0, x1)));
+        spans
+            .chain(boxes)
+            .filter(|&(_, x0, x1)| x0 < x1)
+            .map(|(y, x0, x1)| (y, x0 as usize..x1 as usize))
     }
 
     /// Where the picture's scanlines may differ from the background's: the rows above the
@@ -728,17 +734,8 @@ impl DrawnOver {
         let stride = self.width as usize + 1;
         let mut changed = deflate::Changed::new(stride * self.spans.len());
         changed.mark(0..self.extra as usize * stride);
-        for (y, &(x0, x1)) in self.spans.iter().enumerate() {
-            if x0 < x1 {
-                changed.mark(y * stride + 1 + x0 as usize..y * stride + 1 + x1 as usize);
-            }
-        }
-        for &[x0, y0, x1, y1] in &self.boxes {
-            if x0 < x1 {
-                for y in y0 as usize..y1 as usize {
-                    changed.mark(y * stride + 1 + x0 as usize..y * stride + 1 + x1 as usize);
-                }
-            }
+        for (y, xs) in self.rows_drawn() {
+            changed.mark(y * stride + 1 + xs.start..y * stride + 1 + xs.end);
         }
         changed
     }
